@@ -1,0 +1,556 @@
+//! Layer 2c: the board. Stones are kept as per-direction line bitmasks; per empty cell and
+//! side the board keeps the four line patterns and their combined threat class, and per side
+//! the count of empty cells in each class, all updated incrementally by make and undone from
+//! a per-ply record.
+
+use crate::geometry::{Geometry, MARGIN};
+use crate::pattern::{self, LineRule, Pattern, Window, POW3, WINDOW};
+use crate::threat::{nibble, Threat, COMBINED, THREATS};
+use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
+use crate::zobrist;
+
+/// Content of a cell.
+pub const EMPTY: u8 = 0;
+const OFF: u8 = 3;
+
+/// Padding of the neighbour-count array: offsets up to three cells from any on-board cell
+/// land inside it, so the update loop needs no bounds checks.
+const NEAR_BASE: usize = 3 * STRIDE + 3;
+
+/// The neighbourhood that makes an empty cell a move candidate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Neighbourhood {
+    /// Every cell within this Chebyshev distance of a stone.
+    pub square: u8,
+    /// Cells along the four lines of a stone up to this distance.
+    pub line: u8,
+}
+
+impl Default for Neighbourhood {
+    fn default() -> Self {
+        Neighbourhood { square: 2, line: 3 }
+    }
+}
+
+impl Neighbourhood {
+    fn offsets(self) -> Vec<isize> {
+        let r = self.square.min(3) as isize;
+        let l = self.line.min(3) as isize;
+        let mut v = Vec::new();
+        for dy in -3isize..=3 {
+            for dx in -3isize..=3 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let sq = dx.abs().max(dy.abs()) <= r;
+                let on_line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+                if sq || (on_line && dx.abs().max(dy.abs()) <= l) {
+                    v.push(dy * STRIDE as isize + dx);
+                }
+            }
+        }
+        v
+    }
+}
+
+#[derive(Clone)]
+struct UndoRec {
+    pos: Pos,
+    counts: [[u16; THREATS]; 2],
+    changed_from: u32,
+}
+
+#[derive(Copy, Clone)]
+struct Changed {
+    pos: Pos,
+    pat: [u16; 2],
+    threat: [Threat; 2],
+}
+
+/// A position with its incremental pattern state.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    rule: Rule,
+    geo: &'static Geometry,
+    cells: [u8; CELLS],
+    /// `lines[colour][dir][line]`: bit `MARGIN + i` set when cell `i` of the line holds a stone.
+    lines: [[[u32; crate::geometry::LINES]; 4]; 2],
+    /// `pat[cell][side]`: the four line patterns, a nibble per direction (0 when occupied).
+    pat: [[u16; 2]; CELLS],
+    threat: [[Threat; 2]; CELLS],
+    counts: [[u16; THREATS]; 2],
+    near: [u8; CELLS + 2 * NEAR_BASE],
+    neigh: Vec<isize>,
+    hash: u64,
+    to_move: Color,
+    moves: Vec<Pos>,
+    undo: Vec<UndoRec>,
+    changed: Vec<Changed>,
+    tables: [&'static [u8]; 2],
+    caro: bool,
+}
+
+impl Board {
+    /// An empty board of side `size` (5..=22) under `rule`, default neighbourhood.
+    pub fn new(size: usize, rule: Rule) -> Board {
+        Board::with_neighbourhood(size, rule, Neighbourhood::default())
+    }
+
+    /// An empty board with a chosen candidate neighbourhood.
+    pub fn with_neighbourhood(size: usize, rule: Rule, nb: Neighbourhood) -> Board {
+        let geo = Geometry::of(size);
+        let mut b = Board {
+            size,
+            rule,
+            geo,
+            cells: [OFF; CELLS],
+            lines: [[[0; crate::geometry::LINES]; 4]; 2],
+            pat: [[0; 2]; CELLS],
+            threat: [[Threat::None; 2]; CELLS],
+            counts: [[0; THREATS]; 2],
+            near: [0; CELLS + 2 * NEAR_BASE],
+            neigh: nb.offsets(),
+            hash: 0,
+            to_move: Color::Black,
+            moves: Vec::with_capacity(size * size),
+            undo: Vec::with_capacity(size * size + 8),
+            changed: Vec::with_capacity(41 * (size * size + 8)),
+            tables: [
+                pattern::table(LineRule::of(rule, Color::Black)),
+                pattern::table(LineRule::of(rule, Color::White)),
+            ],
+            caro: matches!(rule, Rule::Caro { .. }),
+        };
+        for &p in &geo.centre_out {
+            b.cells[p.index()] = EMPTY;
+        }
+        b.rebuild_patterns();
+        b
+    }
+
+    /// Board side.
+    #[inline(always)]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    /// The rule.
+    #[inline(always)]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    /// The side to move.
+    #[inline(always)]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    /// The Zobrist hash (stones and side to move).
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Moves played so far (`Pos::NONE` for a pass).
+    pub fn moves(&self) -> &[Pos] {
+        &self.moves
+    }
+    /// Number of moves played (passes included).
+    #[inline(always)]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+    /// The last move, or `Pos::NONE`.
+    pub fn last_move(&self) -> Pos {
+        self.moves.last().copied().unwrap_or(Pos::NONE)
+    }
+    /// The geometry of the board's size.
+    #[inline(always)]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geo
+    }
+    /// Every on-board cell, centre-out.
+    pub fn cells(&self) -> &'static [Pos] {
+        &self.geo.centre_out
+    }
+    /// Stones on the board.
+    pub fn stone_count(&self) -> usize {
+        self.moves.iter().filter(|p| !p.is_none()).count()
+    }
+
+    /// The stone on `p`, if any (`None` also off the board).
+    #[inline(always)]
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.cells.get(p.index()) {
+            Some(1) => Some(Color::Black),
+            Some(2) => Some(Color::White),
+            _ => None,
+        }
+    }
+    /// Is `p` an empty point of the board?
+    #[inline(always)]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells.get(p.index()) == Some(&EMPTY)
+    }
+    /// Is there a stone within the candidate neighbourhood of `p`?
+    #[inline(always)]
+    pub fn is_near(&self, p: Pos) -> bool {
+        self.near[p.index() + NEAR_BASE] != 0
+    }
+    /// The pattern `side` makes along `d` by playing the empty cell `p`.
+    #[inline(always)]
+    pub fn pattern(&self, p: Pos, side: Color, d: Dir) -> Pattern {
+        nibble(self.pat[p.index()][side.index()], d as usize)
+    }
+    /// The combined class of what `side` makes by playing `p` (`None` on occupied cells).
+    #[inline(always)]
+    pub fn threat(&self, p: Pos, side: Color) -> Threat {
+        self.threat[p.index()][side.index()]
+    }
+    /// How many empty cells give `side` the class `t`.
+    #[inline(always)]
+    pub fn count(&self, side: Color, t: Threat) -> u16 {
+        self.counts[side.index()][t as usize]
+    }
+    /// How many empty cells give `side` a class at least `t`.
+    pub fn count_at_least(&self, side: Color, t: Threat) -> u32 {
+        self.counts[side.index()][t as usize..]
+            .iter()
+            .map(|&c| c as u32)
+            .sum()
+    }
+    /// Would `side` playing `p` make a winning five?
+    #[inline(always)]
+    pub fn makes_five(&self, p: Pos, side: Color) -> bool {
+        self.threat(p, side) == Threat::Five
+    }
+
+    #[inline(always)]
+    fn window_bits(&self, d: usize, l: usize, i: usize) -> (u32, u32, u32) {
+        let shift = i as u32;
+        (
+            (self.lines[0][d][l] >> shift) & WINDOW,
+            (self.lines[1][d][l] >> shift) & WINDOW,
+            (self.geo.wall[d][l] >> shift) & WINDOW,
+        )
+    }
+
+    /// The line window of `p` along `d` as seen by `side`.
+    pub fn window(&self, p: Pos, d: Dir, side: Color) -> Window {
+        let di = d as usize;
+        let l = self.geo.line[di][p.index()] as usize;
+        let i = self.geo.idx[di][p.index()] as usize;
+        let (b, w, wall) = self.window_bits(di, l, i);
+        let (own, opp) = if side == Color::Black { (b, w) } else { (w, b) };
+        Window { own, opp, wall }
+    }
+
+    /// Both sides' patterns of the cell at place `i` of line `l` along `d`.
+    #[inline(always)]
+    fn line_patterns(&self, d: usize, l: usize, i: usize) -> [u8; 2] {
+        let (b, w, wall) = self.window_bits(d, l, i);
+        if self.caro {
+            let k = |own: u32, opp: u32| {
+                Window {
+                    own,
+                    opp,
+                    wall: wall & !(own | opp),
+                }
+                .key4()
+            };
+            [self.tables[0][k(b, w)], self.tables[1][k(w, b)]]
+        } else {
+            let tb = POW3[pattern::outer(b) as usize] as usize;
+            let tw = POW3[pattern::outer(w) as usize] as usize;
+            let tl = POW3[pattern::outer(wall) as usize] as usize;
+            [
+                self.tables[0][tb + 2 * (tw + tl)],
+                self.tables[1][tw + 2 * (tb + tl)],
+            ]
+        }
+    }
+
+    #[inline(always)]
+    fn forbid_black(&self) -> usize {
+        self.rule.has_forbidden() as usize
+    }
+
+    /// Recomputes every pattern, class and count from the line masks.
+    fn rebuild_patterns(&mut self) {
+        self.counts = [[0; THREATS]; 2];
+        for &p in &self.geo.centre_out {
+            let c = p.index();
+            if self.cells[c] != EMPTY {
+                self.pat[c] = [0; 2];
+                self.threat[c] = [Threat::None; 2];
+                continue;
+            }
+            let mut packed = [0u16; 2];
+            for d in 0..4 {
+                let l = self.geo.line[d][c] as usize;
+                let i = self.geo.idx[d][c] as usize;
+                let ps = self.line_patterns(d, l, i);
+                packed[0] |= (ps[0] as u16) << (4 * d);
+                packed[1] |= (ps[1] as u16) << (4 * d);
+            }
+            self.pat[c] = packed;
+            self.threat[c] = [
+                COMBINED[self.forbid_black()][packed[0] as usize],
+                COMBINED[0][packed[1] as usize],
+            ];
+            for s in 0..2 {
+                self.counts[s][self.threat[c][s] as usize] += 1;
+            }
+        }
+    }
+
+    /// Plays `p` for the side to move. `p` must be an empty point of the board (callers at
+    /// the edge check with [`Board::is_empty`]); legality under renju is the caller's concern.
+    pub fn make(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p), "make on a non-empty point {p}");
+        self.place(p, self.to_move);
+        self.hash ^= zobrist::keys().side;
+        self.moves.push(p);
+        self.to_move = !self.to_move;
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
+    }
+
+    /// Puts a stone of `s` on the empty point `p` without changing the side to move or the
+    /// move list (used by make, and by the forbidden-point test to try a stone). Undone by
+    /// [`Board::unplace`].
+    pub(crate) fn place(&mut self, p: Pos, s: Color) {
+        let c = p.index();
+        self.undo.push(UndoRec {
+            pos: p,
+            counts: self.counts,
+            changed_from: self.changed.len() as u32,
+        });
+        self.changed.push(Changed {
+            pos: p,
+            pat: self.pat[c],
+            threat: self.threat[c],
+        });
+        for side in 0..2 {
+            self.counts[side][self.threat[c][side] as usize] -= 1;
+        }
+        self.pat[c] = [0; 2];
+        self.threat[c] = [Threat::None; 2];
+        self.cells[c] = s as u8 + 1;
+        self.hash ^= zobrist::keys().stone[s.index()][c];
+        for &o in &self.neigh {
+            let q = (c + NEAR_BASE) as isize + o;
+            self.near[q as usize] += 1;
+        }
+        for d in 0..4 {
+            let l = self.geo.line[d][c] as usize;
+            let i = self.geo.idx[d][c] as usize;
+            self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
+            self.update_line(p, d, l, i);
+        }
+    }
+
+    /// Removes the stone of the last [`Board::place`] (or pops a pass record).
+    pub(crate) fn unplace(&mut self) -> Pos {
+        let rec = self.undo.pop().expect("unplace without a record");
+        let p = rec.pos;
+        if p.is_none() {
+            return p;
+        }
+        let c = p.index();
+        let s = self.cells[c] as usize - 1;
+        self.hash ^= zobrist::keys().stone[s][c];
+        self.cells[c] = EMPTY;
+        for d in 0..4 {
+            let l = self.geo.line[d][c] as usize;
+            let i = self.geo.idx[d][c] as u32;
+            self.lines[s][d][l] &= !(1 << (i + MARGIN));
+        }
+        for &o in &self.neigh {
+            let q = (c + NEAR_BASE) as isize + o;
+            self.near[q as usize] -= 1;
+        }
+        for ch in self.changed.drain(rec.changed_from as usize..).rev() {
+            self.pat[ch.pos.index()] = ch.pat;
+            self.threat[ch.pos.index()] = ch.threat;
+        }
+        self.counts = rec.counts;
+        p
+    }
+
+    /// Re-grades the empty cells within five of place `i` on line `l` along `d`.
+    #[inline(always)]
+    fn update_line(&mut self, p: Pos, d: usize, l: usize, i: usize) {
+        let len = self.geo.len[d][l] as isize;
+        let delta = Dir::ALL[d].delta();
+        let lo = (i as isize - 5).max(0);
+        let hi = (i as isize + 5).min(len - 1);
+        let forbid = self.forbid_black();
+        for j in lo..=hi {
+            let q = (p.0 as isize + (j - i as isize) * delta) as usize;
+            if self.cells[q] != EMPTY {
+                continue;
+            }
+            let ps = self.line_patterns(d, l, j as usize);
+            let old = self.pat[q];
+            let shift = 4 * d;
+            let mask = !(15u16 << shift);
+            let new = [
+                (old[0] & mask) | ((ps[0] as u16) << shift),
+                (old[1] & mask) | ((ps[1] as u16) << shift),
+            ];
+            if new == old {
+                continue;
+            }
+            self.changed.push(Changed {
+                pos: Pos(q as u16),
+                pat: old,
+                threat: self.threat[q],
+            });
+            self.pat[q] = new;
+            let t = [
+                COMBINED[forbid][new[0] as usize],
+                COMBINED[0][new[1] as usize],
+            ];
+            for s in 0..2 {
+                let ot = self.threat[q][s];
+                if ot != t[s] {
+                    self.counts[s][ot as usize] -= 1;
+                    self.counts[s][t[s] as usize] += 1;
+                }
+            }
+            self.threat[q] = t;
+        }
+    }
+
+    /// Passes: the side to move changes, no stone is placed.
+    pub fn make_pass(&mut self) {
+        self.undo.push(UndoRec {
+            pos: Pos::NONE,
+            counts: self.counts,
+            changed_from: self.changed.len() as u32,
+        });
+        self.hash ^= zobrist::keys().side;
+        self.moves.push(Pos::NONE);
+        self.to_move = !self.to_move;
+    }
+
+    /// Takes back the last move (or pass). Returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Pos> {
+        self.moves.pop()?;
+        self.to_move = !self.to_move;
+        self.hash ^= zobrist::keys().side;
+        let p = self.unplace();
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
+        Some(p)
+    }
+
+    /// Plays a move list from the empty board (black first; `Pos::NONE` passes). Fails on an
+    /// off-board or occupied point, leaving the board as it was.
+    pub fn play_all(&mut self, moves: &[Pos]) -> Result<(), String> {
+        for (k, &m) in moves.iter().enumerate() {
+            if m.is_none() {
+                self.make_pass();
+            } else if !m.on_board(self.size) {
+                self.undo_n(k);
+                return Err(format!("move {} ({m}) is off the board", k + 1));
+            } else if !self.is_empty(m) {
+                self.undo_n(k);
+                return Err(format!("move {} ({m}) is on an occupied point", k + 1));
+            } else {
+                self.make(m);
+            }
+        }
+        Ok(())
+    }
+
+    fn undo_n(&mut self, n: usize) {
+        for _ in 0..n {
+            self.undo();
+        }
+    }
+
+    /// Checks every piece of incremental state against a recomputation from the cells.
+    /// Debug builds call it after every make and undo.
+    pub fn assert_consistent(&self) {
+        let z = zobrist::keys();
+        let mut fresh = Board {
+            lines: [[[0; crate::geometry::LINES]; 4]; 2],
+            near: [0; CELLS + 2 * NEAR_BASE],
+            hash: if self.to_move == Color::White { z.side } else { 0 },
+            ..self.clone()
+        };
+        for &p in &self.geo.centre_out {
+            if let Some(col) = self.stone(p) {
+                let c = p.index();
+                fresh.hash ^= z.stone[col.index()][c];
+                for d in 0..4 {
+                    let l = self.geo.line[d][c] as usize;
+                    fresh.lines[col.index()][d][l] |= 1 << (self.geo.idx[d][c] as u32 + MARGIN);
+                }
+                for &o in &self.neigh {
+                    fresh.near[((c + NEAR_BASE) as isize + o) as usize] += 1;
+                }
+            }
+        }
+        // Patterns are recomputed from windows read off the cell array, not the line masks.
+        fresh.rebuild_patterns_from_cells();
+        assert!(self.lines == fresh.lines, "line masks diverged");
+        assert_eq!(self.hash, fresh.hash, "hash diverged");
+        for &p in &self.geo.centre_out {
+            let c = p.index();
+            assert_eq!(self.near[c + NEAR_BASE], fresh.near[c + NEAR_BASE], "near {p}");
+            assert_eq!(self.pat[c], fresh.pat[c], "patterns of {p}");
+            assert_eq!(self.threat[c], fresh.threat[c], "threat of {p}");
+        }
+        assert_eq!(self.counts, fresh.counts, "threat counts diverged");
+    }
+
+    fn cell_window(&self, p: Pos, d: Dir, side: Color) -> Window {
+        let mut w = Window {
+            own: 0,
+            opp: 0,
+            wall: 0,
+        };
+        for k in -5isize..=5 {
+            let bit = 1u32 << (k + 5);
+            match self.geo.step(p, d, k) {
+                None => w.wall |= bit,
+                Some(q) => match self.stone(q) {
+                    Some(c) if c == side => w.own |= bit,
+                    Some(_) => w.opp |= bit,
+                    None => {}
+                },
+            }
+        }
+        w.own &= !(1 << 5);
+        w
+    }
+
+    fn rebuild_patterns_from_cells(&mut self) {
+        self.counts = [[0; THREATS]; 2];
+        for &p in &self.geo.centre_out {
+            let c = p.index();
+            if self.cells[c] != EMPTY {
+                self.pat[c] = [0; 2];
+                self.threat[c] = [Threat::None; 2];
+                continue;
+            }
+            let mut packed = [0u16; 2];
+            for d in Dir::ALL {
+                for side in Color::ALL {
+                    let w = self.cell_window(p, d, side);
+                    let pt = pattern::lookup(self.tables[side.index()], w, self.caro);
+                    packed[side.index()] |= (pt as u16) << (4 * d as usize);
+                }
+            }
+            self.pat[c] = packed;
+            self.threat[c] = [
+                COMBINED[self.forbid_black()][packed[0] as usize],
+                COMBINED[0][packed[1] as usize],
+            ];
+            for s in 0..2 {
+                self.counts[s][self.threat[c][s] as usize] += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Move generation: candidates near stones (centre-out), and threat moves for the threat
+//! search and forced positions.
+
+use crate::board::Board;
+use crate::threat::Threat;
+use crate::types::{Color, Pos, MAX_SIZE};
+
+/// Capacity of a move list: every point of the largest board.
+pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
+
+/// A move with an ordering score.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScoredMove {
+    pub pos: Pos,
+    pub score: i32,
+}
+
+/// A fixed-capacity list of moves: no allocation on the hot path.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [ScoredMove; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            moves: [ScoredMove::default(); MAX_MOVES],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds a move (score 0). Panics only beyond `MAX_MOVES`, which a board cannot reach.
+    #[inline(always)]
+    pub fn push(&mut self, pos: Pos) {
+        self.moves[self.len] = ScoredMove { pos, score: 0 };
+        self.len += 1;
+    }
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Is the list empty?
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Empties the list.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// The moves with their scores.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[ScoredMove] {
+        &self.moves[..self.len]
+    }
+    /// The moves with their scores, mutable (for scoring and sorting).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [ScoredMove] {
+        &mut self.moves[..self.len]
+    }
+    /// Iterates the positions.
+    pub fn iter(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.as_slice().iter().map(|m| m.pos)
+    }
+    /// Does the list hold `p`?
+    pub fn contains(&self, p: Pos) -> bool {
+        self.iter().any(|q| q == p)
+    }
+    /// Sorts by score, best first; ties by position so the order is total.
+    pub fn sort(&mut self) {
+        self.as_mut_slice()
+            .sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    }
+}
+
+/// Which moves to generate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GenKind {
+    /// Every empty point near a stone (the centre on an empty board).
+    Candidates,
+    /// Points where the side to move makes a five.
+    Fives,
+    /// Points where the side to move makes a four or better.
+    Fours,
+    /// Points where the side to move makes an open three or better (fours included).
+    Threes,
+}
+
+/// Generates moves of `kind` for the side to move into `list` (cleared first), centre-out.
+/// Never an occupied point; never a forbidden point for black under renju.
+pub fn generate(board: &mut Board, kind: GenKind, list: &mut MoveList) {
+    list.clear();
+    let side = board.to_move();
+    if board.stone_count() == 0 && kind == GenKind::Candidates {
+        let c = board.size() / 2;
+        list.push(Pos::new(c, c));
+        return;
+    }
+    let check_forbid = side == Color::Black && board.rule().has_forbidden();
+    for &p in board.cells() {
+        if !board.is_empty(p) {
+            continue;
+        }
+        let t = board.threat(p, side);
+        let wanted = match kind {
+            GenKind::Candidates => board.is_near(p),
+            GenKind::Fives => t == Threat::Five,
+            GenKind::Fours => t >= Threat::Block4,
+            GenKind::Threes => t >= Threat::Flex3 || is_three(board, p, side),
+        };
+        if wanted && !(check_forbid && board.is_forbidden(p)) {
+            list.push(p);
+        }
+    }
+}
+
+fn is_three(board: &Board, p: Pos, side: Color) -> bool {
+    crate::types::Dir::ALL
+        .iter()
+        .any(|&d| board.pattern(p, side, d) == crate::pattern::Pattern::F3)
+}
+
+/// Defences when the opponent threatens to win next move (has a five point): the
+/// opponent's five points. The side to move should first check its own fives.
+pub fn five_defences(board: &mut Board, list: &mut MoveList) {
+    list.clear();
+    let opp = !board.to_move();
+    let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    for &p in board.cells() {
+        if board.threat(p, opp) == Threat::Five && !(check_forbid && board.is_forbidden(p)) {
+            list.push(p);
+        }
+    }
+}
