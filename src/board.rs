@@ -9,6 +9,17 @@ use crate::threat::{nibble, Threat, COMBINED, THREATS};
 use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 use crate::zobrist;
 
+/// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].
+/// Dead, overline, B1, F1, B2, F2, B3, F3, B4, F4, double four, five.
+pub const PATTERN_VALUE: [i32; 16] = [0, 0, 1, 3, 4, 12, 14, 36, 40, 90, 90, 150, 0, 0, 0, 0];
+
+#[inline(always)]
+fn packed_value(packed: u16) -> i32 {
+    (0..4)
+        .map(|d| PATTERN_VALUE[((packed >> (4 * d)) & 15) as usize])
+        .sum()
+}
+
 /// Content of a cell.
 pub const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -57,6 +68,7 @@ impl Neighbourhood {
 struct UndoRec {
     pos: Pos,
     counts: [[u16; THREATS]; 2],
+    pscore: [i32; 2],
     changed_from: u32,
 }
 
@@ -80,6 +92,8 @@ pub struct Board {
     pat: [[u16; 2]; CELLS],
     threat: [[Threat; 2]; CELLS],
     counts: [[u16; THREATS]; 2],
+    /// Per side, the sum of [`PATTERN_VALUE`] over every empty cell and direction.
+    pscore: [i32; 2],
     near: [u8; CELLS + 2 * NEAR_BASE],
     neigh: Vec<isize>,
     hash: u64,
@@ -109,6 +123,7 @@ impl Board {
             pat: [[0; 2]; CELLS],
             threat: [[Threat::None; 2]; CELLS],
             counts: [[0; THREATS]; 2],
+            pscore: [0; 2],
             near: [0; CELLS + 2 * NEAR_BASE],
             neigh: nb.offsets(),
             hash: 0,
@@ -217,6 +232,12 @@ impl Board {
             .map(|&c| c as u32)
             .sum()
     }
+    /// The sum of [`PATTERN_VALUE`] over `side`'s patterns on every empty cell: a smooth
+    /// measure of its shape potential, maintained incrementally.
+    #[inline(always)]
+    pub fn pattern_score(&self, side: Color) -> i32 {
+        self.pscore[side.index()]
+    }
     /// Would `side` playing `p` make a winning five?
     #[inline(always)]
     pub fn makes_five(&self, p: Pos, side: Color) -> bool {
@@ -276,6 +297,7 @@ impl Board {
     /// Recomputes every pattern, class and count from the line masks.
     fn rebuild_patterns(&mut self) {
         self.counts = [[0; THREATS]; 2];
+        self.pscore = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             if self.cells[c] != EMPTY {
@@ -298,6 +320,7 @@ impl Board {
             ];
             for s in 0..2 {
                 self.counts[s][self.threat[c][s] as usize] += 1;
+                self.pscore[s] += packed_value(packed[s]);
             }
         }
     }
@@ -322,6 +345,7 @@ impl Board {
         self.undo.push(UndoRec {
             pos: p,
             counts: self.counts,
+            pscore: self.pscore,
             changed_from: self.changed.len() as u32,
         });
         self.changed.push(Changed {
@@ -331,6 +355,7 @@ impl Board {
         });
         for side in 0..2 {
             self.counts[side][self.threat[c][side] as usize] -= 1;
+            self.pscore[side] -= packed_value(self.pat[c][side]);
         }
         self.pat[c] = [0; 2];
         self.threat[c] = [Threat::None; 2];
@@ -373,6 +398,7 @@ impl Board {
             self.threat[ch.pos.index()] = ch.threat;
         }
         self.counts = rec.counts;
+        self.pscore = rec.pscore;
         p
     }
 
@@ -406,6 +432,10 @@ impl Board {
                 threat: self.threat[q],
             });
             self.pat[q] = new;
+            for s in 0..2 {
+                self.pscore[s] += PATTERN_VALUE[ps[s] as usize]
+                    - PATTERN_VALUE[((old[s] >> shift) & 15) as usize];
+            }
             let t = [
                 COMBINED[forbid][new[0] as usize],
                 COMBINED[0][new[1] as usize],
@@ -426,6 +456,7 @@ impl Board {
         self.undo.push(UndoRec {
             pos: Pos::NONE,
             counts: self.counts,
+            pscore: self.pscore,
             changed_from: self.changed.len() as u32,
         });
         self.hash ^= zobrist::keys().side;
@@ -476,7 +507,11 @@ impl Board {
         let mut fresh = Board {
             lines: [[[0; crate::geometry::LINES]; 4]; 2],
             near: [0; CELLS + 2 * NEAR_BASE],
-            hash: if self.to_move == Color::White { z.side } else { 0 },
+            hash: if self.to_move == Color::White {
+                z.side
+            } else {
+                0
+            },
             ..self.clone()
         };
         for &p in &self.geo.centre_out {
@@ -498,11 +533,16 @@ impl Board {
         assert_eq!(self.hash, fresh.hash, "hash diverged");
         for &p in &self.geo.centre_out {
             let c = p.index();
-            assert_eq!(self.near[c + NEAR_BASE], fresh.near[c + NEAR_BASE], "near {p}");
+            assert_eq!(
+                self.near[c + NEAR_BASE],
+                fresh.near[c + NEAR_BASE],
+                "near {p}"
+            );
             assert_eq!(self.pat[c], fresh.pat[c], "patterns of {p}");
             assert_eq!(self.threat[c], fresh.threat[c], "threat of {p}");
         }
         assert_eq!(self.counts, fresh.counts, "threat counts diverged");
+        assert_eq!(self.pscore, fresh.pscore, "pattern scores diverged");
     }
 
     fn cell_window(&self, p: Pos, d: Dir, side: Color) -> Window {
@@ -528,6 +568,7 @@ impl Board {
 
     fn rebuild_patterns_from_cells(&mut self) {
         self.counts = [[0; THREATS]; 2];
+        self.pscore = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             if self.cells[c] != EMPTY {
@@ -550,6 +591,7 @@ impl Board {
             ];
             for s in 0..2 {
                 self.counts[s][self.threat[c][s] as usize] += 1;
+                self.pscore[s] += packed_value(packed[s]);
             }
         }
     }

@@ -57,7 +57,11 @@ impl Geometry {
         let mut cells: Vec<Pos> = (0..n * n).map(|i| Pos::new(i % n, i / n)).collect();
         let key = |p: &Pos| {
             let (dx, dy) = (p.x() as f64 - c, p.y() as f64 - c);
-            ((dx.abs().max(dy.abs()) * 2.0) as u32, (dx * dx + dy * dy) as u32, p.0)
+            (
+                (dx.abs().max(dy.abs()) * 2.0) as u32,
+                (dx * dx + dy * dy) as u32,
+                p.0,
+            )
         };
         cells.sort_by_key(key);
         g.centre_out = cells;
@@ -66,8 +70,12 @@ impl Geometry {
 
     /// The shared geometry of side `n` (`MIN_SIZE..=MAX_SIZE`).
     pub fn of(n: usize) -> &'static Geometry {
-        assert!((MIN_SIZE..=MAX_SIZE).contains(&n), "board size {n} out of range");
-        static ALL: [OnceLock<Box<Geometry>>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+        assert!(
+            (MIN_SIZE..=MAX_SIZE).contains(&n),
+            "board size {n} out of range"
+        );
+        static ALL: [OnceLock<Box<Geometry>>; MAX_SIZE + 1] =
+            [const { OnceLock::new() }; MAX_SIZE + 1];
         ALL[n].get_or_init(|| Box::new(Geometry::build(n)))
     }
 

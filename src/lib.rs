@@ -6,16 +6,27 @@
 //!    [`movegen`]: the board with its line masks, patterns, win and forbidden detection;
 //! 3. and up: evaluation, search, the engine facade and the front ends.
 
+// Per-side and per-direction loops index several parallel arrays at once; an index reads
+// better there than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
+pub mod benchmark;
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod forbidden;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
+pub mod search;
 pub mod suite;
 pub mod threat;
+pub mod tt;
 pub mod types;
 pub mod zobrist;
 
 pub use board::Board;
+pub use engine::{Engine, GameStatus, Level, MoveError};
+pub use search::Limits;
 pub use types::{Color, Dir, Pos, Rule};

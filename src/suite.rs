@@ -94,7 +94,6 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteRow>, String> {
 
 /// Reads and parses a suite file.
 pub fn load_suite(path: &std::path::Path) -> Result<Vec<SuiteRow>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     parse_suite(&text)
 }

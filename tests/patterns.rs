@@ -35,7 +35,12 @@ fn base3_tables_match_reference_on_every_key() {
             let w = Window::from_key3(k);
             assert_eq!(w.key3(), k);
             let want = classify(&cells_of(w), 5, lr);
-            assert_eq!(lookup(t, w, false), want, "{lr:?} key {k} cells {:?}", cells_of(w));
+            assert_eq!(
+                lookup(t, w, false),
+                want,
+                "{lr:?} key {k} cells {:?}",
+                cells_of(w)
+            );
         }
     }
 }
@@ -110,8 +115,8 @@ fn renju_white_uses_the_freestyle_table() {
 
 #[test]
 fn known_shapes() {
-    use Cell::{Empty as E, Opp as O, Own as X, Wall as W};
     use wuzi::pattern::Pattern::*;
+    use Cell::{Empty as E, Opp as O, Own as X, Wall as W};
     let free = LineRule::of(Rule::Freestyle, Color::Black);
     let renju = LineRule::of(Rule::Renju, Color::Black);
     let caro = LineRule::of(Rule::Caro { exact: false }, Color::Black);

@@ -55,7 +55,11 @@ fn five_checks() {
             assert!(b.makes_five(p, Color::Black), "{}: {p} must win", row.id);
         }
         for p in points(&row.non_answers) {
-            assert!(!b.makes_five(p, Color::Black), "{}: {p} must not win", row.id);
+            assert!(
+                !b.makes_five(p, Color::Black),
+                "{}: {p} must not win",
+                row.id
+            );
         }
     }
 }
@@ -106,7 +110,8 @@ fn every_suite_position_loads() {
         "openings/renju15_katagomo_openings50.tsv",
     ] {
         for row in suite(file).into_iter().step_by(7) {
-            row.board().unwrap_or_else(|e| panic!("{file} {}: {e}", row.id));
+            row.board()
+                .unwrap_or_else(|e| panic!("{file} {}: {e}", row.id));
         }
     }
 }

@@ -1,0 +1,409 @@
+//! Layer 5: the engine facade. A game (board and history), a search configuration, and
+//! `think` with limits and a progress callback. No I/O: front ends drive it.
+
+use crate::board::Board;
+use crate::movegen::{generate, GenKind, MoveList};
+use crate::search::{Info, Limits, Outcome, Searcher, Shared};
+use crate::tt::Tt;
+use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How a game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    /// Play on.
+    Ongoing,
+    /// `winner` made a five.
+    Five { winner: Color },
+    /// Black played a forbidden point under renju and lost.
+    Forbidden { winner: Color },
+    /// The board is full.
+    Draw,
+}
+
+/// Why a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    OffBoard(Pos),
+    Occupied(Pos),
+    /// Forbidden for black under renju (double three, double four or overline).
+    Forbidden(Pos),
+    /// The game has ended.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::OffBoard(p) => write!(f, "{p} is off the board"),
+            MoveError::Occupied(p) => write!(f, "{p} is already occupied"),
+            MoveError::Forbidden(p) => write!(f, "{p} is forbidden for black under renju"),
+            MoveError::GameOver => write!(f, "the game is over"),
+        }
+    }
+}
+
+/// How the engine chooses its move (the levels of the classic write-ups).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Any candidate near the stones, at random (but always a five when it has one).
+    Random,
+    /// The best move by the one-ply pattern score, no search.
+    Greedy,
+    /// Alpha-beta to a fixed depth.
+    Depth(i32),
+    /// Full strength within the time limits.
+    Full,
+}
+
+/// Search settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// If set, pick at random among root moves within this many centi-stones of the best,
+    /// so a human cannot replay one winning line forever. Off for benchmarks and matches.
+    pub random_margin: Option<i32>,
+    /// Seed of the engine's random choices.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            threads: 1,
+            hash_mb: 64,
+            random_margin: None,
+            seed: 0x3141_5926,
+        }
+    }
+}
+
+/// The engine: one game and its search state.
+pub struct Engine {
+    board: Board,
+    config: Config,
+    tt: Tt,
+    stop: Arc<AtomicBool>,
+    rng: Xoshiro256PlusPlus,
+    status: GameStatus,
+}
+
+impl Engine {
+    /// A new game on a `size` board under `rule` with default settings.
+    pub fn new(size: usize, rule: Rule) -> Result<Engine, String> {
+        Engine::with_config(size, rule, Config::default())
+    }
+
+    /// A new game with the given settings.
+    pub fn with_config(size: usize, rule: Rule, config: Config) -> Result<Engine, String> {
+        check_size(size)?;
+        Ok(Engine {
+            board: Board::new(size, rule),
+            tt: Tt::new(config.hash_mb),
+            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
+            config,
+            stop: Arc::new(AtomicBool::new(false)),
+            status: GameStatus::Ongoing,
+        })
+    }
+
+    /// Starts a new game (the table is kept: positions do not change meaning).
+    pub fn new_game(&mut self, size: usize, rule: Rule) -> Result<(), String> {
+        check_size(size)?;
+        self.board = Board::new(size, rule);
+        self.status = GameStatus::Ongoing;
+        Ok(())
+    }
+
+    /// The position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// The game status.
+    pub fn status(&self) -> GameStatus {
+        self.status
+    }
+
+    /// Sets the thread count (at least one).
+    pub fn set_threads(&mut self, n: usize) {
+        self.config.threads = n.clamp(1, 64);
+    }
+    /// Resizes the transposition table (clears it).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        let mb = mb.clamp(1, 1 << 16);
+        if mb != self.config.hash_mb {
+            self.config.hash_mb = mb;
+            self.tt = Tt::new(mb);
+        }
+    }
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+    /// Sets or clears the random-choice margin.
+    pub fn set_random_margin(&mut self, margin: Option<i32>) {
+        self.config.random_margin = margin;
+    }
+    /// Reseeds the engine's random choices.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    }
+
+    /// A flag that stops the current search when raised (from any thread). `think` lowers
+    /// it when it starts.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Plays `p` for the side to move, refusing off-board, occupied and (black, renju)
+    /// forbidden points, and moves after the end. Returns the new status.
+    pub fn play(&mut self, p: Pos) -> Result<GameStatus, MoveError> {
+        if self.status != GameStatus::Ongoing {
+            return Err(MoveError::GameOver);
+        }
+        self.check_point(p)?;
+        if self.board.to_move() == Color::Black
+            && !self.board.makes_five(p, Color::Black)
+            && self.board.is_forbidden(p)
+        {
+            return Err(MoveError::Forbidden(p));
+        }
+        Ok(self.play_checked(p))
+    }
+
+    /// Plays `p` even if it is forbidden (the opponent's move as a manager reports it);
+    /// a forbidden move ends the game as a loss for black.
+    pub fn play_unchecked(&mut self, p: Pos) -> Result<GameStatus, MoveError> {
+        self.check_point(p)?;
+        Ok(self.play_checked(p))
+    }
+
+    fn check_point(&self, p: Pos) -> Result<(), MoveError> {
+        if !p.on_board(self.board.size()) {
+            return Err(MoveError::OffBoard(p));
+        }
+        if !self.board.is_empty(p) {
+            return Err(MoveError::Occupied(p));
+        }
+        Ok(())
+    }
+
+    fn play_checked(&mut self, p: Pos) -> GameStatus {
+        let side = self.board.to_move();
+        let five = self.board.makes_five(p, side);
+        let forbidden = !five && side == Color::Black && self.board.is_forbidden(p);
+        self.board.make(p);
+        if self.status == GameStatus::Ongoing {
+            self.status = if five {
+                GameStatus::Five { winner: side }
+            } else if forbidden {
+                GameStatus::Forbidden { winner: !side }
+            } else if self.board.stone_count() == self.board.size() * self.board.size() {
+                GameStatus::Draw
+            } else {
+                GameStatus::Ongoing
+            };
+        }
+        self.status
+    }
+
+    /// Takes back the last move. Returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Pos> {
+        let p = self.board.undo()?;
+        self.status = self.recompute_status();
+        Some(p)
+    }
+
+    fn recompute_status(&mut self) -> GameStatus {
+        let moves = self.board.moves().to_vec();
+        let size = self.board.size();
+        let rule = self.board.rule();
+        self.board = Board::new(size, rule);
+        self.status = GameStatus::Ongoing;
+        for p in moves {
+            if p.is_none() {
+                self.board.make_pass();
+            } else {
+                self.play_checked(p);
+            }
+        }
+        self.status
+    }
+
+    /// Removes the stone on `p` wherever it is in the move list (Gomocup TAKEBACK), replaying
+    /// the rest. Errors if `p` holds no stone.
+    pub fn take_back(&mut self, p: Pos) -> Result<(), String> {
+        if self.board.last_move() == p {
+            self.undo();
+            return Ok(());
+        }
+        let mut moves = self.board.moves().to_vec();
+        let i = moves
+            .iter()
+            .position(|&m| m == p)
+            .ok_or_else(|| format!("no stone on {p}"))?;
+        moves.remove(i);
+        self.set_position(&moves).map_err(|e| e.to_string())
+    }
+
+    /// Replaces the game by the position after `moves` (black first, `Pos::NONE` passes).
+    /// On error the game is unchanged.
+    pub fn set_position(&mut self, moves: &[Pos]) -> Result<(), MoveError> {
+        let size = self.board.size();
+        let mut b = Board::new(size, self.board.rule());
+        for &p in moves {
+            if p.is_none() {
+                b.make_pass();
+                continue;
+            }
+            if !p.on_board(size) {
+                return Err(MoveError::OffBoard(p));
+            }
+            if !b.is_empty(p) {
+                return Err(MoveError::Occupied(p));
+            }
+            b.make(p);
+        }
+        self.board = b;
+        self.recompute_status();
+        Ok(())
+    }
+
+    /// Black's forbidden points in the current position (empty outside renju).
+    pub fn forbidden_points(&mut self) -> Vec<Pos> {
+        let map = self.board.forbidden_map();
+        map.iter_ones().map(|i| Pos(i as u16)).collect()
+    }
+
+    /// Chooses a move for the side to move at `level` within `limits`. `on_info` hears of
+    /// every finished iteration. Returns `Pos::NONE` only on a full board.
+    pub fn think(
+        &mut self,
+        level: Level,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        self.stop.store(false, Ordering::Relaxed);
+        match level {
+            Level::Random => self.pick_random(),
+            Level::Greedy => self.pick_greedy(),
+            Level::Depth(d) => {
+                let lim = Limits {
+                    depth: Some(d.max(1)),
+                    ..limits.clone()
+                };
+                self.search(&lim, on_info)
+            }
+            Level::Full => self.search(limits, on_info),
+        }
+    }
+
+    fn quick_outcome(&self, best: Pos, start: Instant) -> Outcome {
+        Outcome {
+            best,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: start.elapsed(),
+            pv: vec![best],
+            root_scores: Vec::new(),
+        }
+    }
+
+    fn pick_random(&mut self) -> Outcome {
+        let start = Instant::now();
+        let mut list = MoveList::new();
+        generate(&mut self.board, GenKind::Fives, &mut list);
+        if list.is_empty() {
+            generate(&mut self.board, GenKind::Candidates, &mut list);
+        }
+        let best = if list.is_empty() {
+            Pos::NONE
+        } else {
+            list.as_slice()[(self.rng.next_u64() % list.len() as u64) as usize].pos
+        };
+        self.quick_outcome(best, start)
+    }
+
+    fn pick_greedy(&mut self) -> Outcome {
+        let start = Instant::now();
+        let mut list = MoveList::new();
+        generate(&mut self.board, GenKind::Candidates, &mut list);
+        let side = self.board.to_move();
+        for m in list.as_mut_slice() {
+            m.score = crate::eval::move_score(&self.board, m.pos, side);
+        }
+        list.sort();
+        let best = list.iter().next().unwrap_or(Pos::NONE);
+        self.quick_outcome(best, start)
+    }
+
+    fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &self.stop,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            limits: limits.clone(),
+        };
+        let exact_root = self.config.random_margin.is_some();
+        let threads = self.config.threads.max(1);
+        let board = &self.board;
+        let mut out = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|id| {
+                    let shared = &shared;
+                    s.spawn(move || {
+                        let mut t = Searcher::new(board, shared, id);
+                        t.think(&mut |_| {});
+                    })
+                })
+                .collect();
+            let mut main = Searcher::new(board, &shared, 0);
+            main.exact_root = exact_root;
+            let out = main.think(on_info);
+            shared.stop.store(true, Ordering::Relaxed);
+            for h in helpers {
+                let _ = h.join();
+            }
+            out
+        });
+        out.nodes = shared.nodes.load(Ordering::Relaxed);
+        if let Some(margin) = self.config.random_margin {
+            let near: Vec<Pos> = out
+                .root_scores
+                .iter()
+                .filter(|(_, s)| *s >= out.score - margin && *s > -crate::tt::MATE_BOUND)
+                .map(|(p, _)| *p)
+                .collect();
+            if near.len() > 1 && crate::search::mate_distance(out.score).is_none() {
+                out.best = near[(self.rng.next_u64() % near.len() as u64) as usize];
+            }
+        }
+        out
+    }
+}
+
+fn check_size(size: usize) -> Result<(), String> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(format!(
+            "board size {size} is not supported (sizes {MIN_SIZE} to {MAX_SIZE})"
+        ))
+    }
+}

@@ -1,0 +1,540 @@
+//! Layer 4: the search. Iterative deepening negamax with principal variation search,
+//! aspiration windows, a shared transposition table, killer and history move ordering,
+//! forced-move handling for fives, fours and open threes, and Lazy SMP threads.
+
+use crate::board::Board;
+use crate::eval::{evaluate, move_score};
+use crate::movegen::{generate, GenKind, MoveList};
+use crate::threat::Threat;
+use crate::tt::{Bound, Tt, MATE_BOUND};
+use crate::types::{Color, Pos, CELLS};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A won position's score at the root; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 30000;
+/// Larger than any score.
+pub const INF: i32 = 32000;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// When to stop.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<i32>,
+    /// Node budget (checked every few thousand nodes).
+    pub nodes: Option<u64>,
+    /// Time to aim for: no new iteration starts after it.
+    pub soft_time: Option<Duration>,
+    /// Hard deadline: the search stops as soon as it notices.
+    pub hard_time: Option<Duration>,
+}
+
+/// Progress of one finished iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Pos,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+    /// Root moves with their last exact scores (only with `exact_root`).
+    pub root_scores: Vec<(Pos, i32)>,
+}
+
+/// Plies to a decided result, if `score` is one (positive: the side to move wins).
+pub fn mate_distance(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some(WIN - score)
+    } else if score <= -MATE_BOUND {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub limits: Limits,
+}
+
+impl Shared<'_> {
+    fn out_of_time(&self) -> bool {
+        self.limits
+            .hard_time
+            .is_some_and(|t| self.start.elapsed() >= t)
+            || self
+                .limits
+                .nodes
+                .is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n)
+    }
+}
+
+/// One search thread.
+pub struct Searcher<'a> {
+    board: Board,
+    shared: &'a Shared<'a>,
+    lists: Vec<MoveList>,
+    killers: [[Pos; 2]; MAX_PLY + 1],
+    history: Box<[[i32; CELLS]; 2]>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    aborted: bool,
+    /// Search every root move with a full window, for exact scores of all of them.
+    pub exact_root: bool,
+    /// Thread index (helpers vary their depths).
+    pub id: usize,
+}
+
+const CHECK_EVERY: u64 = 1024;
+
+impl<'a> Searcher<'a> {
+    /// A searcher on a copy of `board`.
+    pub fn new(board: &Board, shared: &'a Shared<'a>, id: usize) -> Searcher<'a> {
+        Searcher {
+            board: board.clone(),
+            shared,
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            history: Box::new([[0; CELLS]; 2]),
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            aborted: false,
+            exact_root: false,
+            id,
+        }
+    }
+
+    /// Nodes this thread searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.flush_nodes();
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.out_of_time() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Iterative deepening from the root; calls `on_iter` after each finished iteration
+    /// (thread 0 only reports). Returns the best move found.
+    pub fn think(&mut self, on_iter: &mut dyn FnMut(&Info)) -> Outcome {
+        let mut out = Outcome {
+            best: Pos::NONE,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+            root_scores: Vec::new(),
+        };
+        let mut roots = self.root_moves();
+        if roots.is_empty() {
+            return out;
+        }
+        out.best = roots[0].0;
+        // A forced root (one legal reply, or an immediate five) needs no search.
+        let side = self.board.to_move();
+        if self.board.makes_five(roots[0].0, side) || roots.len() == 1 {
+            out.score = if self.board.makes_five(roots[0].0, side) {
+                WIN - 1
+            } else {
+                0
+            };
+            out.pv = vec![roots[0].0];
+            out.depth = 1;
+            return out;
+        }
+        let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as i32 - 8);
+        let mut prev = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helper threads skip some depths so that threads spread over the tree.
+            let d = depth + (self.id as i32 & 1);
+            let score = self.aspiration(d, prev, &mut roots);
+            if self.aborted {
+                break;
+            }
+            prev = score;
+            out.best = roots[0].0;
+            out.score = score;
+            out.depth = d;
+            out.pv = self.pv_line(roots[0].0);
+            self.flush_nodes();
+            out.nodes = self.shared.nodes.load(Ordering::Relaxed);
+            out.elapsed = self.shared.start.elapsed();
+            out.root_scores = roots.iter().map(|r| (r.0, r.1)).collect();
+            if self.id == 0 {
+                on_iter(&Info {
+                    depth: d,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes: out.nodes,
+                    elapsed: out.elapsed,
+                    pv: out.pv.clone(),
+                });
+            }
+            if mate_distance(score).is_some_and(|m| m.abs() <= d) && !self.exact_root {
+                break;
+            }
+            if self
+                .shared
+                .limits
+                .soft_time
+                .is_some_and(|t| self.shared.start.elapsed() >= t)
+            {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        out.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        out.elapsed = self.shared.start.elapsed();
+        out
+    }
+
+    /// Root moves, best-scored first. Empty when the board is full.
+    fn root_moves(&mut self) -> Vec<(Pos, i32)> {
+        let mut list = MoveList::new();
+        self.gen_moves(&mut list, Pos::NONE, 0);
+        list.iter().map(|p| (p, -INF)).collect()
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: i32, roots: &mut [(Pos, i32)]) -> i32 {
+        let mut delta = 60;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND && !self.exact_root {
+            (prev - delta, prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta, roots);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INF);
+            } else if score >= beta {
+                beta = (beta + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 2000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        roots: &mut [(Pos, i32)],
+    ) -> i32 {
+        let mut best = -INF;
+        let mut best_i = 0;
+        for i in 0..roots.len() {
+            let p = roots[i].0;
+            self.board.make(p);
+            self.nodes += 1;
+            let score = if i == 0 || self.exact_root {
+                -self.negamax(depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta {
+                    -self.negamax(depth - 1, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            self.board.undo();
+            if self.aborted {
+                break;
+            }
+            roots[i].1 = score;
+            if score > best {
+                best = score;
+                best_i = i;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta && !self.exact_root {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.aborted || best_i > 0 {
+            let m = roots[best_i];
+            roots[..=best_i].rotate_right(1);
+            roots[0] = m;
+            let key = self.board.hash();
+            self.shared.tt.store(key, m.0, best, depth, Bound::Exact);
+        }
+        best
+    }
+
+    /// Follows the table from the root's best move.
+    fn pv_line(&mut self, first: Pos) -> Vec<Pos> {
+        let mut pv = vec![first];
+        self.board.make(first);
+        let mut made = 1;
+        while made < 32 {
+            let Some(hit) = self.shared.tt.probe(self.board.hash()) else {
+                break;
+            };
+            let p = hit.best;
+            if p.is_none() || !p.on_board(self.board.size()) || !self.board.is_empty(p) {
+                break;
+            }
+            pv.push(p);
+            self.board.make(p);
+            made += 1;
+        }
+        for _ in 0..made {
+            self.board.undo();
+        }
+        pv
+    }
+
+    /// Fills `list` with the moves to search at this node, scored for ordering.
+    /// Returns false when the side to move has lost (cannot stop the opponent's five).
+    fn gen_moves(&mut self, list: &mut MoveList, tt_move: Pos, ply: usize) -> bool {
+        let b = &mut self.board;
+        let me = b.to_move();
+        let opp = !me;
+        list.clear();
+        if b.count(me, Threat::Five) > 0 {
+            generate(b, GenKind::Fives, list);
+            if !list.is_empty() {
+                return true;
+            }
+        }
+        if b.count(opp, Threat::Five) > 0 {
+            crate::movegen::five_defences(b, list);
+            return !list.is_empty();
+        }
+        let opp_threes = b.count(opp, Threat::Flex4) > 0;
+        if opp_threes && b.count(me, Threat::Flex4) == 0 {
+            // Only our fours, or points where the opponent would make a four or better
+            // (which block its open threes), can hold.
+            let check = me == Color::Black && b.rule().has_forbidden();
+            for &p in b.cells() {
+                if b.is_empty(p)
+                    && (b.threat(p, me) >= Threat::Block4 || b.threat(p, opp) >= Threat::Block4)
+                    && !(check && b.is_forbidden(p))
+                {
+                    list.push(p);
+                }
+            }
+        } else {
+            generate(b, GenKind::Candidates, list);
+        }
+        let k = self.killers[ply];
+        let side = me.index();
+        for m in list.as_mut_slice() {
+            let p = m.pos;
+            m.score = if p == tt_move {
+                1 << 28
+            } else {
+                let mut s = move_score(&self.board, p, me);
+                if p == k[0] {
+                    s += 800;
+                } else if p == k[1] {
+                    s += 600;
+                }
+                s + self.history[side][p.index()].min(4000) / 8
+            };
+        }
+        list.sort();
+        true
+    }
+
+    /// Negamax with alpha-beta and principal variation search. Scores are from the side
+    /// to move at this node.
+    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv: bool) -> i32 {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        let me = self.board.to_move();
+        let opp = !me;
+        // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
+        if self.board.count(me, Threat::Five) > 0 {
+            return WIN - (ply as i32 + 1);
+        }
+        let opp_fives = self.board.count(opp, Threat::Five);
+        if opp_fives >= 2 {
+            return -(WIN - (ply as i32 + 2));
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(-(WIN - ply as i32));
+        beta = beta.min(WIN - (ply as i32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        // 2. Our straight four (or double four) with no opponent four to answer: a win in 3.
+        if opp_fives == 0 && self.board.count(me, Threat::Flex4) > 0 {
+            let ok =
+                me == Color::White || !self.board.rule().has_forbidden() || self.has_legal_flex4();
+            if ok {
+                return WIN - (ply as i32 + 3);
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(&self.board);
+        }
+        // 3. Leaves: static evaluation, except when the opponent's four forces our reply.
+        if depth <= 0 && opp_fives == 0 {
+            return evaluate(&self.board);
+        }
+        // 4. Transposition table.
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        if let Some(hit) = self.shared.tt.probe(key) {
+            tt_move = hit.best;
+            let s = Tt::from_tt(hit.score, ply);
+            if !pv && hit.depth >= depth {
+                match hit.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        // 5. Moves.
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        if !self.gen_moves(&mut list, tt_move, ply) {
+            self.lists[ply] = list;
+            return -(WIN - (ply as i32 + 2));
+        }
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return 0; // full board: a draw
+        }
+        let forced = opp_fives > 0;
+        let new_depth = if forced { depth } else { depth - 1 };
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Pos::NONE;
+        let n = list.len();
+        for i in 0..n {
+            let p = list.as_slice()[i].pos;
+            let quiet = self.board.threat(p, me) < Threat::Flex3
+                && self.board.threat(p, opp) < Threat::Flex3;
+            self.board.make(p);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
+            } else {
+                // Late quiet moves are searched one ply shallower first.
+                let r = if depth >= 3 && i >= 3 && quiet && !forced {
+                    1 + (i >= 10) as i32
+                } else {
+                    0
+                };
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.board.undo();
+            if self.aborted {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != p {
+                                k[1] = k[0];
+                                k[0] = p;
+                            }
+                            let h = &mut self.history[me.index()][p.index()];
+                            *h += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, Tt::to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Renju black: is one of black's straight-four points legal?
+    fn has_legal_flex4(&mut self) -> bool {
+        let cells = self.board.cells();
+        for &p in cells {
+            if self.board.threat(p, Color::Black) == Threat::Flex4 && !self.board.is_forbidden(p) {
+                return true;
+            }
+        }
+        false
+    }
+}
