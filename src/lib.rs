@@ -22,6 +22,7 @@ pub mod pattern;
 pub mod search;
 pub mod suite;
 pub mod threat;
+pub mod threats;
 pub mod tt;
 pub mod types;
 pub mod zobrist;
