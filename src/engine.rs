@@ -73,6 +73,8 @@ pub struct Config {
     pub random_margin: Option<i32>,
     /// Seed of the engine's random choices.
     pub seed: u64,
+    /// Threat-search budgets of the search.
+    pub search: crate::search::Options,
 }
 
 impl Default for Config {
@@ -82,6 +84,7 @@ impl Default for Config {
             hash_mb: 64,
             random_margin: None,
             seed: 0x3141_5926,
+            search: crate::search::Options::default(),
         }
     }
 }
@@ -354,6 +357,7 @@ impl Engine {
     fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> Outcome {
         self.tt.new_search();
         let shared = Shared {
+            options: self.config.search.clone(),
             tt: &self.tt,
             stop: &self.stop,
             nodes: AtomicU64::new(0),

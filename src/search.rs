@@ -6,6 +6,7 @@ use crate::board::Board;
 use crate::eval::{evaluate, move_score};
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::threat::Threat;
+use crate::threats::{Proof, SolveLimits, Solver};
 use crate::tt::{Bound, Tt, MATE_BOUND};
 use crate::types::{Color, Pos, CELLS};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -73,8 +74,27 @@ pub fn mate_distance(score: i32) -> Option<i32> {
     }
 }
 
+/// What the search does besides alpha-beta.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Node budget of the VCF and VCT solvers at the root (0: skip them).
+    pub root_threat_nodes: u64,
+    /// Node budget of the VCF check at each leaf (0: no check).
+    pub leaf_vcf_nodes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            root_threat_nodes: 200_000,
+            leaf_vcf_nodes: 200,
+        }
+    }
+}
+
 /// State shared by all threads of one search.
 pub struct Shared<'a> {
+    pub options: Options,
     pub tt: &'a Tt,
     pub stop: &'a AtomicBool,
     pub nodes: AtomicU64,
@@ -97,6 +117,7 @@ impl Shared<'_> {
 /// One search thread.
 pub struct Searcher<'a> {
     board: Board,
+    solver: Solver,
     shared: &'a Shared<'a>,
     lists: Vec<MoveList>,
     killers: [[Pos; 2]; MAX_PLY + 1],
@@ -118,6 +139,7 @@ impl<'a> Searcher<'a> {
     pub fn new(board: &Board, shared: &'a Shared<'a>, id: usize) -> Searcher<'a> {
         Searcher {
             board: board.clone(),
+            solver: Solver::new(),
             shared,
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
@@ -186,6 +208,26 @@ impl<'a> Searcher<'a> {
             out.depth = 1;
             return out;
         }
+        if self.id == 0 && self.shared.options.root_threat_nodes > 0 {
+            if let Some(line) = self.root_threats() {
+                out.best = line[0];
+                out.score = WIN - line.len() as i32;
+                out.depth = 1;
+                out.pv = line;
+                self.flush_nodes();
+                out.nodes = self.shared.nodes.load(Ordering::Relaxed);
+                out.elapsed = self.shared.start.elapsed();
+                on_iter(&Info {
+                    depth: 1,
+                    seldepth: out.pv.len(),
+                    score: out.score,
+                    nodes: out.nodes,
+                    elapsed: out.elapsed,
+                    pv: out.pv.clone(),
+                });
+                return out;
+            }
+        }
         let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as i32 - 8);
         let mut prev = 0;
         let mut depth = 1;
@@ -232,6 +274,29 @@ impl<'a> Searcher<'a> {
         out.nodes = self.shared.nodes.load(Ordering::Relaxed);
         out.elapsed = self.shared.start.elapsed();
         out
+    }
+
+    /// Looks for a forced win of the side to move: first by fours (VCF), then by threats
+    /// (VCT), within the root threat budget. Counts the solver's nodes as search nodes.
+    fn root_threats(&mut self) -> Option<Vec<Pos>> {
+        let budget = self.shared.options.root_threat_nodes;
+        let lim = |nodes: u64, depth: u8| SolveLimits {
+            depth,
+            nodes,
+            deadline: self.shared.limits.hard_time.map(|t| self.shared.start + t),
+            stop: None,
+        };
+        let vcf = self.solver.vcf(&mut self.board, &lim(budget / 4, 120));
+        self.nodes += self.solver.nodes();
+        if let Proof::Win(line) = vcf {
+            return Some(line);
+        }
+        let vct = self.solver.vct(&mut self.board, &lim(budget, 12));
+        self.nodes += self.solver.nodes();
+        match vct {
+            Proof::Win(line) => Some(line),
+            _ => None,
+        }
     }
 
     /// Root moves, best-scored first. Empty when the board is full.
@@ -430,8 +495,23 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 2 {
             return evaluate(&self.board);
         }
-        // 3. Leaves: static evaluation, except when the opponent's four forces our reply.
+        // 3. Leaves: a short VCF check, then the static evaluation; not while the
+        //    opponent's four forces our reply.
         if depth <= 0 && opp_fives == 0 {
+            let budget = self.shared.options.leaf_vcf_nodes;
+            if budget > 0 && self.board.count_at_least(me, Threat::Block4) > 0 {
+                let lim = SolveLimits {
+                    depth: 40,
+                    nodes: budget,
+                    deadline: None,
+                    stop: None,
+                };
+                let r = self.solver.vcf(&mut self.board, &lim);
+                self.nodes += self.solver.nodes();
+                if let Proof::Win(line) = r {
+                    return WIN - (ply + line.len()) as i32;
+                }
+            }
             return evaluate(&self.board);
         }
         // 4. Transposition table.

@@ -131,12 +131,21 @@ impl Solver {
         finish(r, line)
     }
 
-    /// Does the side to move win by continuous threats (fours and open threes)?
+    /// Does the side to move win by continuous threats (fours and open threes)? Deepens one
+    /// attacking move at a time up to `limits.depth`, so the shortest win is found first and
+    /// a budget cut still leaves the shallower iterations' answer.
     pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.start(limits);
-        let mut line = Vec::new();
-        let r = self.vct_attack(board, limits.depth, &mut line);
-        finish(r, line)
+        let mut proof = Proof::NoWin;
+        for depth in 1..=limits.depth {
+            let mut line = Vec::new();
+            let r = self.vct_attack(board, depth, &mut line);
+            proof = finish(r, line);
+            if proof != Proof::NoWin {
+                break;
+            }
+        }
+        proof
     }
 
     fn vcf_node(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {

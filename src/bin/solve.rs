@@ -3,7 +3,10 @@
 //! One position: `solve [--vct] [--rule R] [--size N] [--ms T] MOVES...` where MOVES are `x,y`
 //! points (black first, `pass` allowed) or one `h8h7j6` string.
 //! A suite: `solve [--vct] [--ms T] --suite FILE` runs every row of a `../shared/data`-style
-//! file and reports, per task, how often a win was found, and the median and worst time.
+//! file and reports how often a win was found, and the median and worst time.
+//! `--engine` runs the whole engine (search with threat checks) at `--ms` per move instead:
+//! on `defend_vcf` rows it reports how often the chosen move is in the answer set, on other
+//! rows how often it finds a forced win (a mate score) and how long that took.
 
 use std::time::{Duration, Instant};
 use wuzi::notation::{parse_h8_run, parse_move_list};
@@ -13,6 +16,7 @@ use wuzi::{Board, Rule};
 
 struct Opts {
     vct: bool,
+    engine: bool,
     rule: Rule,
     size: usize,
     ms: u64,
@@ -24,6 +28,7 @@ struct Opts {
 fn parse_args() -> Result<Opts, String> {
     let mut o = Opts {
         vct: false,
+        engine: false,
         rule: Rule::Freestyle,
         size: 15,
         ms: 10_000,
@@ -36,6 +41,7 @@ fn parse_args() -> Result<Opts, String> {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match a.as_str() {
             "--vct" => o.vct = true,
+            "--engine" => o.engine = true,
             "--rule" => {
                 let v = val("--rule")?;
                 o.rule = Rule::parse(&v).ok_or(format!("unknown rule '{v}'"))?;
@@ -80,7 +86,11 @@ fn main() {
         }
     };
     if let Some(path) = &o.suite {
-        run_suite(path, &o);
+        if o.engine {
+            run_engine_suite(path, &o);
+        } else {
+            run_suite(path, &o);
+        }
         return;
     }
     let text = o.moves.join(" ");
@@ -159,5 +169,60 @@ fn run_suite(path: &str, o: &Opts) {
         "{path}: {total} rows, win found {found}, first move in answers {right}; median {:.2} ms, worst {:.2} ms",
         med.as_secs_f64() * 1e3,
         worst.as_secs_f64() * 1e3
+    );
+}
+
+fn run_engine_suite(path: &str, o: &Opts) {
+    use wuzi::engine::{Engine, Level};
+    use wuzi::search::{mate_distance, Limits};
+    let rows = load_suite(std::path::Path::new(path)).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let lim = Limits {
+        soft_time: Some(Duration::from_millis(o.ms * 6 / 10)),
+        hard_time: Some(Duration::from_millis(o.ms)),
+        ..Limits::default()
+    };
+    let (mut good, mut total) = (0, 0);
+    let mut times = Vec::new();
+    for row in &rows {
+        let mut e = match Engine::new(15, row.rule) {
+            Ok(e) => e,
+            Err(err) => {
+                eprintln!("{}: {err}", row.id);
+                continue;
+            }
+        };
+        if e.set_position(&row.moves).is_err() {
+            eprintln!("{}: bad position", row.id);
+            continue;
+        }
+        let mut first_win = None;
+        let t = Instant::now();
+        let out = e.think(Level::Full, &lim, &mut |info| {
+            if first_win.is_none() && mate_distance(info.score).is_some_and(|m| m > 0) {
+                first_win = Some(t.elapsed());
+            }
+        });
+        total += 1;
+        let ok = if row.task == "defend_vcf" {
+            matches!(&row.answers, PointSet::Points(a) if a.contains(&out.best))
+        } else {
+            mate_distance(out.score).is_some_and(|m| m > 0)
+        };
+        if ok {
+            good += 1;
+            times.push(first_win.unwrap_or(out.elapsed));
+        } else {
+            println!("{}: chose {} score {} depth {}", row.id, out.best, out.score, out.depth);
+        }
+    }
+    times.sort();
+    let med = times.get(times.len() / 2).copied().unwrap_or_default();
+    println!(
+        "{path}: {total} rows, engine correct on {good} ({:.1}%); median time to the answer {:.1} ms",
+        100.0 * good as f64 / total.max(1) as f64,
+        med.as_secs_f64() * 1e3
     );
 }

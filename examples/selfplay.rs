@@ -1,0 +1,60 @@
+//! In-process A/B match between two engine configurations over the Piskvork openings,
+//! both colours per opening. Usage:
+//! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]`, flags: `leaf=N root=N`.
+use std::time::Duration;
+use wuzi::engine::{Config, Engine, GameStatus, Level};
+use wuzi::suite::load_suite;
+use wuzi::{Color, Limits, Rule};
+
+fn config(flags: &[String]) -> Config {
+    let mut c = Config::default();
+    for f in flags {
+        let (k, v) = f.split_once('=').expect("flag k=v");
+        let v: u64 = v.parse().expect("number");
+        match k {
+            "leaf" => c.search.leaf_vcf_nodes = v,
+            "root" => c.search.root_threat_nodes = v,
+            _ => panic!("unknown flag {k}"),
+        }
+    }
+    c
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let ms: u64 = args[0].parse().unwrap();
+    let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(40);
+    let sep = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    let a_flags = args[2.min(sep)..sep].to_vec();
+    let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
+    let rows = load_suite(std::path::Path::new("../shared/data/openings/freestyle15_piskvork_openings.tsv")).unwrap();
+    let lim = Limits { soft_time: Some(Duration::from_millis(ms * 6 / 10)), hard_time: Some(Duration::from_millis(ms)), ..Default::default() };
+    let (mut a_pts, mut games) = (0.0, 0);
+    for row in rows.iter().take(n) {
+        for a_is_black in [true, false] {
+            let mut a = Engine::with_config(15, Rule::Freestyle, config(&a_flags)).unwrap();
+            let mut b = Engine::with_config(15, Rule::Freestyle, config(&b_flags)).unwrap();
+            a.set_position(&row.moves).unwrap();
+            b.set_position(&row.moves).unwrap();
+            let status = loop {
+                let to_move = a.board().to_move();
+                let a_turn = (to_move == Color::Black) == a_is_black;
+                let e = if a_turn { &mut a } else { &mut b };
+                let o = e.think(Level::Full, &lim, &mut |_| {});
+                if o.best.is_none() { break GameStatus::Draw; }
+                let s1 = a.play(o.best).expect("legal");
+                b.play(o.best).expect("legal");
+                if s1 != GameStatus::Ongoing { break s1; }
+            };
+            let a_color = if a_is_black { Color::Black } else { Color::White };
+            let pts = match status {
+                GameStatus::Five { winner } | GameStatus::Forbidden { winner } => if winner == a_color { 1.0 } else { 0.0 },
+                _ => 0.5,
+            };
+            a_pts += pts;
+            games += 1;
+            eprintln!("{} A as {}: {pts} ({} moves) running {a_pts}/{games}", row.id, a_color, a.board().ply());
+        }
+    }
+    println!("A {a_flags:?} vs B {b_flags:?}: {a_pts}/{games} = {:.1}%", 100.0 * a_pts / games as f64);
+}
