@@ -4,7 +4,8 @@
 //! 1. [`types`]: colours, rules, positions, directions;
 //! 2. [`pattern`], [`threat`], [`geometry`], [`zobrist`], [`board`], [`forbidden`],
 //!    [`movegen`]: the board with its line masks, patterns, win and forbidden detection;
-//! 3. and up: evaluation, search, the engine facade and the front ends.
+//! 3. and up: evaluation, search, the engine facade and the front ends ([`protocol`],
+//!    [`timeman`], [`record`]; the terminal prompt lives with the `wuzi` binary).
 
 // Per-side and per-direction loops index several parallel arrays at once; an index reads
 // better there than zipped iterators.
@@ -19,9 +20,12 @@ pub mod geometry;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
+pub mod protocol;
+pub mod record;
 pub mod search;
 pub mod suite;
 pub mod threat;
+pub mod timeman;
 pub mod tt;
 pub mod types;
 pub mod zobrist;
