@@ -4,7 +4,7 @@
 use super::command::{parse_line, Command, ParseError};
 use super::setup::{moves_from_stones, Owner};
 use super::swap2::{decide, opening_three, Swap2Choice};
-use crate::engine::{Engine, GameStatus, Level};
+use crate::engine::{Config, Engine, GameStatus, Level};
 use crate::record::{GameRecord, GameResult};
 use crate::search::{mate_distance, Info, Limits};
 use crate::timeman::TimeControl;
@@ -81,12 +81,15 @@ const DEFAULT_HASH_MB: usize = 64;
 impl Session {
     /// A brain waiting for `START` (15x15 freestyle until told otherwise).
     pub fn new(opts: Options) -> Session {
-        let mut engine = match Engine::new(15, Rule::Freestyle) {
+        let config = Config {
+            hash_mb: DEFAULT_HASH_MB.min(opts.hash_cap_mb).max(1),
+            ..Config::default()
+        };
+        let engine = match Engine::with_config(15, Rule::Freestyle, config) {
             Ok(e) => e,
             // 15 is within the supported sizes; this cannot fail.
             Err(e) => unreachable!("{e}"),
         };
-        engine.set_hash_mb(DEFAULT_HASH_MB.min(opts.hash_cap_mb));
         Session {
             engine,
             opts,
@@ -121,6 +124,14 @@ impl Session {
     /// The engine (read-only), for tests and hosts.
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// Handles one input line and returns its answer lines (for tests and fuzzing; the
+    /// brain uses [`Session::handle_line`] to stream progress while thinking).
+    pub fn answer(&mut self, line: &str) -> (Vec<String>, Flow) {
+        let mut lines = Vec::new();
+        let flow = self.handle_line(line, &mut |s| lines.push(s.to_string()));
+        (lines, flow)
     }
 
     /// Handles one input line; answers go to `out`, one line per call, without newline.
