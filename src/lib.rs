@@ -26,6 +26,7 @@ pub mod record;
 pub mod search;
 pub mod suite;
 pub mod threat;
+pub mod threats;
 pub mod timeman;
 pub mod tt;
 pub mod types;

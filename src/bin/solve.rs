@@ -1,0 +1,163 @@
+//! `solve`: the threat-space solver from the command line.
+//!
+//! One position: `solve [--vct] [--rule R] [--size N] [--ms T] MOVES...` where MOVES are `x,y`
+//! points (black first, `pass` allowed) or one `h8h7j6` string.
+//! A suite: `solve [--vct] [--ms T] --suite FILE` runs every row of a `../shared/data`-style
+//! file and reports, per task, how often a win was found, and the median and worst time.
+
+use std::time::{Duration, Instant};
+use wuzi::notation::{parse_h8_run, parse_move_list};
+use wuzi::suite::{load_suite, PointSet};
+use wuzi::threats::{Proof, SolveLimits, Solver};
+use wuzi::{Board, Rule};
+
+struct Opts {
+    vct: bool,
+    rule: Rule,
+    size: usize,
+    ms: u64,
+    depth: u8,
+    suite: Option<String>,
+    moves: Vec<String>,
+}
+
+fn parse_args() -> Result<Opts, String> {
+    let mut o = Opts {
+        vct: false,
+        rule: Rule::Freestyle,
+        size: 15,
+        ms: 10_000,
+        depth: 120,
+        suite: None,
+        moves: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match a.as_str() {
+            "--vct" => o.vct = true,
+            "--rule" => {
+                let v = val("--rule")?;
+                o.rule = Rule::parse(&v).ok_or(format!("unknown rule '{v}'"))?;
+            }
+            "--size" => o.size = val("--size")?.parse().map_err(|_| "bad --size")?,
+            "--ms" => o.ms = val("--ms")?.parse().map_err(|_| "bad --ms")?,
+            "--depth" => o.depth = val("--depth")?.parse().map_err(|_| "bad --depth")?,
+            "--suite" => o.suite = Some(val("--suite")?),
+            "-h" | "--help" => {
+                return Err("usage: solve [--vct] [--rule R] [--size N] [--ms T] MOVES... | solve [--vct] [--ms T] --suite FILE".into())
+            }
+            _ => o.moves.push(a),
+        }
+    }
+    Ok(o)
+}
+
+fn limits(ms: u64, depth: u8) -> SolveLimits {
+    SolveLimits {
+        depth,
+        deadline: Some(Instant::now() + Duration::from_millis(ms)),
+        ..SolveLimits::default()
+    }
+}
+
+fn solve(solver: &mut Solver, b: &mut Board, o: &Opts) -> (Proof, Duration) {
+    let t = Instant::now();
+    let p = if o.vct {
+        solver.vct(b, &limits(o.ms, o.depth))
+    } else {
+        solver.vcf(b, &limits(o.ms, o.depth))
+    };
+    (p, t.elapsed())
+}
+
+fn main() {
+    let o = match parse_args() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    if let Some(path) = &o.suite {
+        run_suite(path, &o);
+        return;
+    }
+    let text = o.moves.join(" ");
+    let moves = if text.contains(',') || text.trim().is_empty() {
+        parse_move_list(&text)
+    } else {
+        parse_h8_run(text.trim(), o.size)
+    };
+    let moves = moves.unwrap_or_else(|e| {
+        eprintln!("bad move list: {e}");
+        std::process::exit(2)
+    });
+    let mut b = Board::new(o.size, o.rule);
+    if let Err(e) = b.play_all(&moves) {
+        eprintln!("bad position: {e}");
+        std::process::exit(2);
+    }
+    let mut solver = Solver::new();
+    let (p, t) = solve(&mut solver, &mut b, &o);
+    let kind = if o.vct { "VCT" } else { "VCF" };
+    match p {
+        Proof::Win(line) => {
+            let l: Vec<String> = line.iter().map(|p| p.to_string()).collect();
+            println!(
+                "{kind}: win for {} ({} nodes, {:?}): {}",
+                b.to_move(),
+                solver.nodes(),
+                t,
+                l.join(" ")
+            );
+        }
+        Proof::NoWin => println!("{kind}: none ({} nodes, {:?})", solver.nodes(), t),
+        Proof::Unknown => println!(
+            "{kind}: unknown, budget exhausted ({} nodes, {:?})",
+            solver.nodes(),
+            t
+        ),
+    }
+}
+
+fn run_suite(path: &str, o: &Opts) {
+    let rows = load_suite(std::path::Path::new(path)).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let mut solver = Solver::new();
+    let (mut found, mut right, mut total) = (0, 0, 0);
+    let mut times = Vec::new();
+    for row in &rows {
+        let Ok(mut b) = row.board() else {
+            eprintln!("{}: bad position", row.id);
+            continue;
+        };
+        solver.clear();
+        let (p, t) = solve(&mut solver, &mut b, o);
+        total += 1;
+        times.push(t);
+        if let Proof::Win(line) = &p {
+            found += 1;
+            let ok = match &row.answers {
+                PointSet::Points(a) => a.contains(&line[0]),
+                _ => true,
+            };
+            right += ok as usize;
+            if !ok {
+                println!("{}: first move {} not in answers", row.id, line[0]);
+            }
+        } else {
+            println!("{}: {:?} ({} nodes)", row.id, p, solver.nodes());
+        }
+    }
+    times.sort();
+    let med = times.get(times.len() / 2).copied().unwrap_or_default();
+    let worst = times.last().copied().unwrap_or_default();
+    println!(
+        "{path}: {total} rows, win found {found}, first move in answers {right}; median {:.2} ms, worst {:.2} ms",
+        med.as_secs_f64() * 1e3,
+        worst.as_secs_f64() * 1e3
+    );
+}

@@ -1,0 +1,118 @@
+//! The threat-space solver against the tactical suites of `../shared/data/tactics`.
+//! The default run samples each suite; the full suites are `#[ignore]`d tests that CI runs
+//! in release mode (`cargo test --release --test threats -- --ignored`).
+
+mod common;
+
+use common::{sample, suite};
+use std::time::{Duration, Instant};
+use wuzi::suite::{PointSet, SuiteRow};
+use wuzi::threats::{Proof, SolveLimits, Solver};
+
+fn limits() -> SolveLimits {
+    SolveLimits {
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        ..SolveLimits::default()
+    }
+}
+
+/// Every `vcf` row: a VCF is found and its first move is one of the answers.
+fn check_vcf(rows: &[SuiteRow]) {
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    for row in rows.iter().filter(|r| r.task == "vcf") {
+        let mut b = row.board().unwrap();
+        solver.clear();
+        match solver.vcf(&mut b, &limits()) {
+            Proof::Win(line) => {
+                let PointSet::Points(answers) = &row.answers else {
+                    panic!("{}: no answer set", row.id)
+                };
+                assert!(
+                    answers.contains(&line[0]),
+                    "{}: first move {} not an answer",
+                    row.id,
+                    line[0]
+                );
+                check_line(&mut b, &line, &row.id);
+            }
+            other => panic!("{}: no VCF found ({other:?})", row.id),
+        }
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+/// The line is playable: attacker fours answered by forced blocks, ending in a five.
+fn check_line(b: &mut wuzi::Board, line: &[wuzi::Pos], id: &str) {
+    let attacker = b.to_move();
+    let mut won = false;
+    for (i, &p) in line.iter().enumerate() {
+        if p.is_none() {
+            assert_ne!(b.to_move(), attacker, "{id}: the attacker passes");
+            b.make_pass();
+            continue;
+        }
+        assert!(b.is_empty(p), "{id}: line move {i} ({p}) is occupied");
+        if b.makes_five(p, attacker) && b.to_move() == attacker {
+            won = true;
+            break;
+        }
+        if b.to_move() == attacker {
+            assert!(
+                b.threat(p, attacker).is_four(),
+                "{id}: move {i} ({p}) is not a four"
+            );
+        }
+        b.make(p);
+    }
+    assert!(won, "{id}: the line {line:?} does not end in a five");
+}
+
+fn check_no_vcf(rows: &[SuiteRow]) {
+    let mut solver = Solver::new();
+    for row in rows {
+        let mut b = row.board().unwrap();
+        solver.clear();
+        let r = solver.vcf(&mut b, &limits());
+        assert_eq!(r, Proof::NoWin, "{}: a VCF was claimed", row.id);
+    }
+}
+
+#[test]
+fn freestyle_vcf_sampled() {
+    check_vcf(&sample(suite("tactics/freestyle_vcf.tsv"), 40));
+}
+#[test]
+fn standard_vcf_sampled() {
+    check_vcf(&sample(suite("tactics/standard_vcf.tsv"), 40));
+}
+#[test]
+fn renju_vcf_sampled() {
+    check_vcf(&sample(suite("tactics/renju_vcf.tsv"), 40));
+}
+#[test]
+fn freestyle_no_vcf_sampled() {
+    check_no_vcf(&sample(suite("tactics/freestyle_no_vcf.tsv"), 20));
+}
+
+#[test]
+#[ignore = "full suite: run in release by CI"]
+fn freestyle_vcf_full() {
+    check_vcf(&suite("tactics/freestyle_vcf.tsv"));
+}
+#[test]
+#[ignore = "full suite: run in release by CI"]
+fn standard_vcf_full() {
+    check_vcf(&suite("tactics/standard_vcf.tsv"));
+}
+#[test]
+#[ignore = "full suite: run in release by CI"]
+fn renju_vcf_full() {
+    check_vcf(&suite("tactics/renju_vcf.tsv"));
+}
+#[test]
+#[ignore = "full suite: run in release by CI"]
+fn freestyle_no_vcf_full() {
+    check_no_vcf(&suite("tactics/freestyle_no_vcf.tsv"));
+}
