@@ -411,3 +411,31 @@ fn check_size(size: usize) -> Result<(), String> {
         ))
     }
 }
+
+// Front-end additions
+impl Engine {
+    /// The `n` best moves for the side to move with their scores (side to move's view,
+    /// best first), from a search in which every root move gets an exact score (Yixin's
+    /// `YXNBEST`). The engine's random-choice setting is left as it was.
+    pub fn think_nbest(
+        &mut self,
+        n: usize,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Vec<(Pos, i32)> {
+        self.stop.store(false, Ordering::Relaxed);
+        let saved = self.config.random_margin;
+        // Any margin turns on exact root scores; a negative one never changes the choice.
+        self.config.random_margin = Some(-1);
+        let out = self.search(limits, on_info);
+        self.config.random_margin = saved;
+        let mut scored = out.root_scores;
+        if scored.is_empty() && !out.best.is_none() {
+            scored.push((out.best, out.score));
+        }
+        // Stable sort: equal scores keep the search's order.
+        scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        scored.truncate(n);
+        scored
+    }
+}

@@ -1,0 +1,236 @@
+//! Syntax of the Gomocup protocol: one line of text into a [`Command`], without a board.
+//! Whether a command makes sense in the current game is the handler's business.
+
+use crate::notation::parse_xy;
+use crate::types::Pos;
+use std::fmt;
+
+/// One manager command, syntactically valid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START N`: new square game.
+    Start(i64),
+    /// `RECTSTART W,H`.
+    RectStart(i64, i64),
+    /// `RESTART`: new game, same board.
+    Restart,
+    /// `BEGIN`: move first on the empty board.
+    Begin,
+    /// `TURN x,y`: the opponent's move (a pass is `-1,-1`).
+    Turn(Pos),
+    /// `BOARD`: stone lines follow, then `DONE`; then play.
+    Board,
+    /// `YXBOARD`: like `BOARD`, but no move is wanted.
+    YxBoard,
+    /// `SWAP2BOARD`: 0, 3 or 5 stones follow, then `DONE`.
+    Swap2Board,
+    /// `DONE`: ends a stone block.
+    Done,
+    /// A stone line inside a block: `x,y,field` (or `x,y` in a SWAP2BOARD block).
+    Stone(Pos, Option<i64>),
+    /// `INFO key value` (key lower-cased; value may be empty).
+    Info(String, String),
+    /// `END`.
+    End,
+    /// `ABOUT`.
+    About,
+    /// `TAKEBACK x,y`.
+    Takeback(Pos),
+    /// `PLAY x,y`: play this move (the answer to our `SUGGEST`).
+    Play(Pos),
+    /// `STOP` or `YXSTOP`: answer now.
+    Stop,
+    /// `YXSHOWFORBID`.
+    ShowForbid,
+    /// `YXHASHCLEAR`.
+    HashClear,
+    /// `YXNBEST N`.
+    NBest(i64),
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// An empty line (ignored).
+    Empty,
+    /// A word we do not know: answer `UNKNOWN`.
+    Unknown(String),
+    /// A known command with bad arguments: answer `ERROR`.
+    Malformed(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Empty => f.write_str("empty line"),
+            ParseError::Unknown(s) | ParseError::Malformed(s) => f.write_str(s),
+        }
+    }
+}
+
+fn malformed(s: impl Into<String>) -> ParseError {
+    ParseError::Malformed(s.into())
+}
+
+fn int(s: &str, what: &str) -> Result<i64, ParseError> {
+    s.trim()
+        .parse()
+        .map_err(|_| malformed(format!("bad {what} '{}'", s.trim())))
+}
+
+fn point(arg: &str, cmd: &str) -> Result<Pos, ParseError> {
+    if arg.is_empty() {
+        return Err(malformed(format!("{cmd} needs x,y")));
+    }
+    parse_xy(arg).map_err(|e| malformed(format!("{cmd}: {e}")))
+}
+
+fn no_args(cmd: Command, arg: &str, name: &str) -> Result<Command, ParseError> {
+    if arg.is_empty() {
+        Ok(cmd)
+    } else {
+        Err(malformed(format!("{name} takes no arguments")))
+    }
+}
+
+/// Parses one line (any case, surrounding whitespace and CR ignored).
+pub fn parse_line(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    if line.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        return parse_stone(line);
+    }
+    let (word, arg) = match line.split_once(char::is_whitespace) {
+        Some((w, a)) => (w, a.trim()),
+        None => (line, ""),
+    };
+    let upper = word.to_ascii_uppercase();
+    match upper.as_str() {
+        "START" => Ok(Command::Start(int(arg, "board size")?)),
+        "RECTSTART" => {
+            let (w, h) = arg
+                .split_once(',')
+                .ok_or_else(|| malformed("RECTSTART needs W,H"))?;
+            Ok(Command::RectStart(int(w, "width")?, int(h, "height")?))
+        }
+        "RESTART" => no_args(Command::Restart, arg, "RESTART"),
+        "BEGIN" => no_args(Command::Begin, arg, "BEGIN"),
+        "TURN" => Ok(Command::Turn(point(arg, "TURN")?)),
+        "BOARD" => Ok(Command::Board),
+        "YXBOARD" => Ok(Command::YxBoard),
+        "SWAP2BOARD" => Ok(Command::Swap2Board),
+        "DONE" => Ok(Command::Done),
+        "INFO" => parse_info(arg),
+        "END" => Ok(Command::End),
+        "ABOUT" => Ok(Command::About),
+        "TAKEBACK" => Ok(Command::Takeback(point(arg, "TAKEBACK")?)),
+        "PLAY" => Ok(Command::Play(point(arg, "PLAY")?)),
+        "STOP" | "YXSTOP" => Ok(Command::Stop),
+        "YXSHOWFORBID" => Ok(Command::ShowForbid),
+        "YXHASHCLEAR" => Ok(Command::HashClear),
+        "YXNBEST" => Ok(Command::NBest(int(arg, "count")?)),
+        _ => Err(ParseError::Unknown(format!("unknown command '{word}'"))),
+    }
+}
+
+fn parse_info(arg: &str) -> Result<Command, ParseError> {
+    if arg.is_empty() {
+        return Err(malformed("INFO needs a key"));
+    }
+    let (key, value) = match arg.split_once(char::is_whitespace) {
+        Some((k, v)) => (k, v.trim()),
+        None => (arg, ""),
+    };
+    Ok(Command::Info(key.to_ascii_lowercase(), value.to_string()))
+}
+
+/// `x,y,field` or `x,y`.
+fn parse_stone(line: &str) -> Result<Command, ParseError> {
+    let parts: Vec<&str> = line.split(',').collect();
+    match parts.as_slice() {
+        [x, y] => Ok(Command::Stone(xy(x, y)?, None)),
+        [x, y, f] => Ok(Command::Stone(xy(x, y)?, Some(int(f, "stone field")?))),
+        _ => Err(malformed(format!("expected x,y,field but got '{line}'"))),
+    }
+}
+
+fn xy(x: &str, y: &str) -> Result<Pos, ParseError> {
+    let p = parse_xy(&format!("{},{}", x.trim(), y.trim())).map_err(malformed)?;
+    if p.is_none() {
+        return Err(malformed("a stone cannot be a pass"));
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands_in_any_case() {
+        assert_eq!(parse_line("start 15\r"), Ok(Command::Start(15)));
+        assert_eq!(parse_line("  TURN 7,8 "), Ok(Command::Turn(Pos::new(7, 8))));
+        assert_eq!(parse_line("turn -1,-1"), Ok(Command::Turn(Pos::NONE)));
+        assert_eq!(
+            parse_line("RectStart 20,15"),
+            Ok(Command::RectStart(20, 15))
+        );
+        assert_eq!(parse_line("yxstop"), Ok(Command::Stop));
+        assert_eq!(
+            parse_line("INFO Timeout_Turn 1000"),
+            Ok(Command::Info("timeout_turn".into(), "1000".into()))
+        );
+        assert_eq!(
+            parse_line("INFO folder C:\\my games"),
+            Ok(Command::Info("folder".into(), "C:\\my games".into()))
+        );
+    }
+
+    #[test]
+    fn parses_stone_lines() {
+        assert_eq!(
+            parse_line("3,4,1"),
+            Ok(Command::Stone(Pos::new(3, 4), Some(1)))
+        );
+        assert_eq!(parse_line("3, 4"), Ok(Command::Stone(Pos::new(3, 4), None)));
+        assert!(matches!(parse_line("3,4,x"), Err(ParseError::Malformed(_))));
+        assert!(matches!(
+            parse_line("-1,-1,1"),
+            Err(ParseError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse_line("1,2,3,4"),
+            Err(ParseError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert_eq!(parse_line("   "), Err(ParseError::Empty));
+        assert!(matches!(parse_line("FOO 1"), Err(ParseError::Unknown(_))));
+        assert!(matches!(
+            parse_line("START x"),
+            Err(ParseError::Malformed(_))
+        ));
+        assert!(matches!(parse_line("TURN"), Err(ParseError::Malformed(_))));
+        assert!(matches!(
+            parse_line("TURN 99,3"),
+            Err(ParseError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse_line("TURN 3"),
+            Err(ParseError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse_line("BEGIN now"),
+            Err(ParseError::Malformed(_))
+        ));
+        assert!(matches!(parse_line("INFO"), Err(ParseError::Malformed(_))));
+        assert!(matches!(
+            parse_line("START 99999999999999999999999"),
+            Err(ParseError::Malformed(_))
+        ));
+    }
+}

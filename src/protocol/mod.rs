@@ -1,0 +1,27 @@
+//! Front end: the Gomocup (Piskvork) brain protocol, with the Yixin-Board extensions.
+//!
+//! [`command`] turns a line into a [`Command`] without looking at any board; [`Session`]
+//! checks it against the game and answers through a callback. The `pbrain-wuzi` binary only
+//! adds the stdin reader thread and stdout.
+
+pub mod command;
+pub mod session;
+pub mod setup;
+pub mod swap2;
+
+pub use command::{parse_line, Command, ParseError};
+pub use session::{Flow, Options, Session};
+
+/// Feeds `input` to a fresh session line by line (CR LF, LF or CR endings) and collects the
+/// answers; stops at `END`. For tests and fuzzing: no process, no threads.
+pub fn run_script(input: &str, opts: Options) -> Vec<String> {
+    let mut session = Session::new(opts);
+    let mut lines = Vec::new();
+    for line in input.split(['\n', '\r']) {
+        let flow = session.handle_line(line, &mut |s| lines.push(s.to_string()));
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    lines
+}

@@ -1,0 +1,611 @@
+//! The Gomocup brain's state and command handler: one line in, answer lines out through a
+//! callback. No I/O of its own except writing game records when the caller allows it.
+
+use super::command::{parse_line, Command, ParseError};
+use super::setup::{moves_from_stones, Owner};
+use super::swap2::{decide, opening_three, Swap2Choice};
+use crate::engine::{Config, Engine, GameStatus, Level};
+use crate::record::{GameRecord, GameResult};
+use crate::search::{mate_distance, Info, Limits};
+use crate::timeman::TimeControl;
+use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Arc;
+
+/// What the caller should do after a line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// `END`: exit.
+    Quit,
+}
+
+/// Bounds a host puts on what the manager may ask for (tests and fuzzing keep searches
+/// short and tables small).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Deepest search whatever `INFO max_depth` says.
+    pub depth_cap: Option<i32>,
+    /// Largest hash table in MB whatever `INFO hash_size` says.
+    pub hash_cap_mb: usize,
+    /// Most search threads whatever `INFO thread_num` says.
+    pub threads_cap: usize,
+    /// May the session write game records under `INFO folder`?
+    pub write_records: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            depth_cap: None,
+            hash_cap_mb: 1024,
+            threads_cap: 64,
+            write_records: true,
+        }
+    }
+}
+
+/// The stones of a `BOARD`, `YXBOARD` or `SWAP2BOARD` block being read.
+struct Block {
+    kind: Command,
+    stones: Vec<(Pos, Option<i64>)>,
+    /// The first bad stone line, reported at `DONE`.
+    error: Option<String>,
+}
+
+/// One brain: the engine, the manager's settings and the protocol state.
+pub struct Session {
+    engine: Engine,
+    opts: Options,
+    started: bool,
+    size: usize,
+    rule: Rule,
+    tc: TimeControl,
+    max_depth: Option<i32>,
+    max_nodes: Option<u64>,
+    hash_kb: Option<u64>,
+    max_memory: Option<u64>,
+    block: Option<Block>,
+    folder: Option<PathBuf>,
+    own: Option<Color>,
+    pending_stops: Arc<AtomicI64>,
+    saved_games: u32,
+}
+
+type Out<'a> = &'a mut dyn FnMut(&str);
+
+/// Default transposition table size when the manager sets none (MB).
+const DEFAULT_HASH_MB: usize = 64;
+
+impl Session {
+    /// A brain waiting for `START` (15x15 freestyle until told otherwise).
+    pub fn new(opts: Options) -> Session {
+        let config = Config {
+            hash_mb: DEFAULT_HASH_MB.min(opts.hash_cap_mb).max(1),
+            ..Config::default()
+        };
+        let engine = match Engine::with_config(15, Rule::Freestyle, config) {
+            Ok(e) => e,
+            // 15 is within the supported sizes; this cannot fail.
+            Err(e) => unreachable!("{e}"),
+        };
+        Session {
+            engine,
+            opts,
+            started: false,
+            size: 15,
+            rule: Rule::Freestyle,
+            tc: TimeControl::default(),
+            max_depth: None,
+            max_nodes: None,
+            hash_kb: None,
+            max_memory: None,
+            block: None,
+            folder: None,
+            own: None,
+            pending_stops: Arc::new(AtomicI64::new(0)),
+            saved_games: 0,
+        }
+    }
+
+    /// The engine's stop flag: raising it from another thread ends the current search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.engine.stop_flag()
+    }
+
+    /// A counter a reader thread increments for every `STOP`, `YXSTOP` or `END` it reads
+    /// before queueing the line. The session decrements it when it handles such a line, so
+    /// a positive value while thinking means a stop is waiting behind the current command.
+    pub fn pending_stops(&self) -> Arc<AtomicI64> {
+        self.pending_stops.clone()
+    }
+
+    /// The engine (read-only), for tests and hosts.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one input line and returns its answer lines (for tests and fuzzing; the
+    /// brain uses [`Session::handle_line`] to stream progress while thinking).
+    pub fn answer(&mut self, line: &str) -> (Vec<String>, Flow) {
+        let mut lines = Vec::new();
+        let flow = self.handle_line(line, &mut |s| lines.push(s.to_string()));
+        (lines, flow)
+    }
+
+    /// Handles one input line; answers go to `out`, one line per call, without newline.
+    pub fn handle_line(&mut self, line: &str, out: Out) -> Flow {
+        let parsed = parse_line(line);
+        if self.block.is_some() {
+            match self.block_line(parsed, line, out) {
+                Some(p) => return self.dispatch(p, out),
+                None => return Flow::Continue,
+            }
+        }
+        self.dispatch(parsed, out)
+    }
+
+    fn dispatch(&mut self, parsed: Result<Command, ParseError>, out: Out) -> Flow {
+        match parsed {
+            Err(ParseError::Empty) => Flow::Continue,
+            Err(ParseError::Unknown(m)) => {
+                out(&format!("UNKNOWN {m}"));
+                Flow::Continue
+            }
+            Err(ParseError::Malformed(m)) => {
+                out(&format!("ERROR {m}"));
+                Flow::Continue
+            }
+            Ok(cmd) => self.execute(cmd, out).unwrap_or_else(|m| {
+                out(&format!("ERROR {m}"));
+                Flow::Continue
+            }),
+        }
+    }
+
+    /// A line inside a stone block. Returns the parse result when the line is a command
+    /// that ends the block early (the block is dropped with an error).
+    fn block_line(
+        &mut self,
+        parsed: Result<Command, ParseError>,
+        line: &str,
+        out: Out,
+    ) -> Option<Result<Command, ParseError>> {
+        let block = self.block.as_mut()?;
+        match parsed {
+            Ok(Command::Stone(p, f)) => block.stones.push((p, f)),
+            Ok(Command::Done) => {
+                if let Some(b) = self.block.take() {
+                    if let Err(m) = self.finish_block(b, out) {
+                        out(&format!("ERROR {m}"));
+                    }
+                }
+            }
+            Err(ParseError::Empty) => {}
+            Err(ParseError::Malformed(m)) if line.trim_start().starts_with(is_stone_start) => {
+                block.error.get_or_insert(m);
+            }
+            other => {
+                self.block = None;
+                out("ERROR stone block ended without DONE; position unchanged");
+                return Some(other);
+            }
+        }
+        None
+    }
+
+    fn execute(&mut self, cmd: Command, out: Out) -> Result<Flow, String> {
+        match cmd {
+            Command::Start(n) => self.start(n, n, out)?,
+            Command::RectStart(w, h) => self.start(w, h, out)?,
+            Command::Restart => {
+                self.need_game()?;
+                self.save_record(out);
+                self.reset_game(self.size)?;
+                out("OK");
+            }
+            Command::Begin | Command::Turn(_) | Command::Play(_) | Command::Takeback(_) => {
+                self.need_game()?;
+                self.game_command(cmd, out)?;
+            }
+            Command::Board | Command::YxBoard | Command::Swap2Board => {
+                self.need_game()?;
+                self.block = Some(Block {
+                    kind: cmd,
+                    stones: Vec::new(),
+                    error: None,
+                });
+            }
+            Command::Done | Command::Stone(..) => {
+                return Err("stone lines and DONE belong inside a BOARD block".into())
+            }
+            Command::Info(key, value) => self.info(&key, &value)?,
+            Command::End => {
+                self.consume_stop();
+                self.save_record(out);
+                return Ok(Flow::Quit);
+            }
+            Command::About => out(&format!(
+                "name=\"wuzi\", version=\"{}\", author=\"wuzi developers\", country=\"Unknown\"",
+                env!("CARGO_PKG_VERSION")
+            )),
+            // Nothing is thinking now (a search answers before the next line is read).
+            Command::Stop => self.consume_stop(),
+            Command::ShowForbid => out(&self.forbid_line()),
+            Command::HashClear => self.engine.clear_hash(),
+            Command::NBest(n) => {
+                self.need_game()?;
+                self.nbest(n, out)?;
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn game_command(&mut self, cmd: Command, out: Out) -> Result<(), String> {
+        match cmd {
+            Command::Begin => self.reply_move(out),
+            Command::Turn(p) if p.is_none() => {
+                let mut moves = self.engine.board().moves().to_vec();
+                moves.push(Pos::NONE);
+                self.engine
+                    .set_position(&moves)
+                    .map_err(|e| e.to_string())?;
+                self.reply_move(out)
+            }
+            Command::Turn(p) => {
+                // The manager judges the opponent's moves (forbidden ones included).
+                self.engine.play_unchecked(p).map_err(|e| e.to_string())?;
+                self.reply_move(out)
+            }
+            Command::Play(p) => {
+                self.play_own(p)?;
+                out(&p.to_string());
+                Ok(())
+            }
+            Command::Takeback(p) => {
+                self.engine.take_back(p)?;
+                out("OK");
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn need_game(&self) -> Result<(), String> {
+        if self.started {
+            Ok(())
+        } else {
+            Err("no game: send START first".into())
+        }
+    }
+
+    fn start(&mut self, w: i64, h: i64, out: Out) -> Result<(), String> {
+        if w != h {
+            return Err(format!("rectangular boards ({w}x{h}) are not supported"));
+        }
+        let range = MIN_SIZE as i64..=MAX_SIZE as i64;
+        if !range.contains(&w) {
+            return Err(format!(
+                "unsupported size {w} (sizes {MIN_SIZE} to {MAX_SIZE})"
+            ));
+        }
+        self.save_record(out);
+        self.reset_game(w as usize)?;
+        self.started = true;
+        out("OK");
+        Ok(())
+    }
+
+    fn reset_game(&mut self, size: usize) -> Result<(), String> {
+        self.block = None;
+        self.engine.new_game(size, self.rule)?;
+        self.size = size;
+        self.own = None;
+        Ok(())
+    }
+
+    fn consume_stop(&self) {
+        let _ = self
+            .pending_stops
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| Some((n - 1).max(0)));
+    }
+
+    /// Plays one of our own moves (never a forbidden point while the game is on).
+    fn play_own(&mut self, p: Pos) -> Result<(), String> {
+        let side = self.engine.board().to_move();
+        match self.engine.status() {
+            GameStatus::Ongoing => self.engine.play(p),
+            // After a forbidden move the manager decides whether play goes on.
+            _ => self.engine.play_unchecked(p),
+        }
+        .map_err(|e| e.to_string())?;
+        self.own = Some(side);
+        Ok(())
+    }
+
+    /// Search limits for the next move from the clock, `max_depth`, `max_node` and caps.
+    fn limits(&self) -> Limits {
+        let b = self.engine.board();
+        let mut l = self.tc.limits(b.stone_count(), b.size() * b.size());
+        l.depth = match (self.max_depth, self.opts.depth_cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        l.nodes = self.max_nodes;
+        l
+    }
+
+    /// Thinks and plays our move, answering `x,y`; progress goes out as `MESSAGE` lines.
+    fn reply_move(&mut self, out: Out) -> Result<(), String> {
+        match self.engine.status() {
+            GameStatus::Five { winner } => {
+                return Err(format!("the game is over: {winner} has five"))
+            }
+            GameStatus::Draw => return Err("the game is over: the board is full".into()),
+            _ => {}
+        }
+        let limits = self.limits();
+        let mut report = self.reporter(&mut *out);
+        let best = self.engine.think(Level::Full, &limits, &mut report).best;
+        drop(report);
+        if best.is_none() {
+            return Err("no empty point left: the board is full".into());
+        }
+        self.play_own(best)?;
+        out(&best.to_string());
+        Ok(())
+    }
+
+    /// The progress callback of a search: prints `MESSAGE` lines, and stops the search
+    /// when a `STOP` or `END` is queued behind the current command (`think` lowers the stop
+    /// flag when it starts, so a stop read just before that would otherwise be lost).
+    fn reporter<'o>(&self, out: Out<'o>) -> impl FnMut(&Info) + 'o {
+        let stop = self.engine.stop_flag();
+        let pending = self.pending_stops.clone();
+        move |info| {
+            if pending.load(Ordering::SeqCst) > 0 {
+                stop.store(true, Ordering::SeqCst);
+            }
+            out(&progress(info));
+        }
+    }
+
+    fn forbid_line(&mut self) -> String {
+        let mut s = String::from("FORBID ");
+        if self.started {
+            for p in self.engine.forbidden_points() {
+                s += &format!("{:02}{:02}", p.x(), p.y());
+            }
+        }
+        s.push('.');
+        s
+    }
+
+    fn nbest(&mut self, n: i64, out: Out) -> Result<(), String> {
+        if n < 1 {
+            return Err(format!("YXNBEST needs a positive count, not {n}"));
+        }
+        if self.engine.status() != GameStatus::Ongoing {
+            return Err("the game is over".into());
+        }
+        let limits = self.limits();
+        let mut report = self.reporter(&mut *out);
+        let list = self
+            .engine
+            .think_nbest(n.min(400) as usize, &limits, &mut report);
+        drop(report);
+        let Some(&(best, _)) = list.first() else {
+            return Err("no empty point left: the board is full".into());
+        };
+        for (i, (p, score)) in list.iter().enumerate() {
+            out(&format!(
+                "MESSAGE NBEST {} {p} eval {}",
+                i + 1,
+                score_text(*score)
+            ));
+        }
+        // The best move is answered but not played: YXNBEST is an analysis command.
+        out(&best.to_string());
+        Ok(())
+    }
+
+    fn finish_block(&mut self, block: Block, out: Out) -> Result<(), String> {
+        if let Some(e) = block.error {
+            return Err(format!("bad stone line: {e}; position unchanged"));
+        }
+        for &(p, _) in &block.stones {
+            if !p.on_board(self.size) {
+                return Err(format!("stone {p} is off the {0}x{0} board", self.size));
+            }
+        }
+        if block.kind == Command::Swap2Board {
+            return self.swap2(&block.stones, out);
+        }
+        let mut stones = Vec::with_capacity(block.stones.len());
+        for &(p, f) in &block.stones {
+            let owner = f.and_then(Owner::from_field).ok_or_else(|| {
+                format!("stone {p} needs a field 1 (own), 2 (opponent) or 3 (marker)")
+            })?;
+            stones.push((p, owner));
+        }
+        let moves = moves_from_stones(&stones);
+        self.engine
+            .set_position(&moves)
+            .map_err(|e| format!("{e}; position unchanged"))?;
+        self.own = Some(self.engine.board().to_move());
+        if block.kind == Command::Board {
+            self.reply_move(out)?;
+        }
+        Ok(())
+    }
+
+    fn swap2(&mut self, stones: &[(Pos, Option<i64>)], out: Out) -> Result<(), String> {
+        let moves: Vec<Pos> = stones.iter().map(|s| s.0).collect();
+        if ![0, 3, 5].contains(&moves.len()) {
+            return Err(format!(
+                "SWAP2BOARD takes 0, 3 or 5 stones, not {}",
+                moves.len()
+            ));
+        }
+        self.engine
+            .set_position(&moves)
+            .map_err(|e| format!("{e}; position unchanged"))?;
+        let limits = self.limits();
+        if moves.is_empty() {
+            let [a, b, c] = opening_three(&mut self.engine, &limits);
+            out(&format!("{a} {b} {c}"));
+            return Ok(());
+        }
+        match decide(&mut self.engine, &limits) {
+            Swap2Choice::Swap => {
+                self.own = Some(Color::Black);
+                out("SWAP");
+            }
+            Swap2Choice::Move(p) => {
+                self.play_own(p)?;
+                out(&p.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let num = || -> Result<i64, String> {
+            value
+                .trim()
+                .parse::<i64>()
+                .map_err(|_| format!("INFO {key}: bad number '{value}'"))
+        };
+        match key {
+            "timeout_turn" => self.tc.turn_ms = Some(num()?),
+            "timeout_match" => self.tc.match_ms = Some(num()?),
+            "time_left" => self.tc.left_ms = Some(num()?),
+            "max_memory" => {
+                self.max_memory = Some(num()?).filter(|&m| m > 0).map(|m| m as u64);
+                self.apply_hash();
+            }
+            "hash_size" => {
+                self.hash_kb = Some(num()?).filter(|&k| k > 0).map(|k| k as u64);
+                self.apply_hash();
+            }
+            "thread_num" => {
+                let n = num()?.clamp(1, self.opts.threads_cap.max(1) as i64);
+                self.engine.set_threads(n as usize);
+            }
+            "max_node" => self.max_nodes = Some(num()?).filter(|&n| n > 0).map(|n| n as u64),
+            "max_depth" => {
+                self.max_depth = Some(num()?)
+                    .filter(|&d| d > 0)
+                    .map(|d| d.min(i32::MAX as i64) as i32)
+            }
+            "rule" => self.set_rule(num()?)?,
+            "folder" => {
+                self.folder = Some(value.trim())
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            }
+            // Accepted and not needed: game_type, caution_factor, pondering, evaluate, and
+            // any key we do not know (the protocol says to ignore those silently).
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn set_rule(&mut self, mask: i64) -> Result<(), String> {
+        let rule = u32::try_from(mask)
+            .ok()
+            .and_then(Rule::from_gomocup)
+            .ok_or_else(|| format!("INFO rule {mask} is not supported"))?;
+        if rule == self.rule {
+            return Ok(());
+        }
+        let moves = self.engine.board().moves().to_vec();
+        self.engine.new_game(self.size, rule)?;
+        self.rule = rule;
+        // The stones stay; only the rule that judges them changes.
+        self.engine.set_position(&moves).map_err(|e| e.to_string())
+    }
+
+    /// Hash size: the requested `hash_size` (or the default), at most half of
+    /// `max_memory` (the rest is for the search stacks, pattern tables and the process)
+    /// and at most the host's cap.
+    fn apply_hash(&mut self) {
+        let want = self
+            .hash_kb
+            .map(|kb| (kb / 1024).max(1) as usize)
+            .unwrap_or(DEFAULT_HASH_MB);
+        let allowed = self
+            .max_memory
+            .map(|m| ((m >> 20) / 2).max(1) as usize)
+            .unwrap_or(usize::MAX);
+        self.engine
+            .set_hash_mb(want.min(allowed).min(self.opts.hash_cap_mb).max(1));
+    }
+
+    /// Writes the game so far under `INFO folder` (if set, allowed, and the game has moves).
+    fn save_record(&mut self, out: Out) {
+        let Some(dir) = self.folder.clone().filter(|_| self.opts.write_records) else {
+            return;
+        };
+        let board = self.engine.board();
+        if board.moves().is_empty() || !self.started {
+            return;
+        }
+        let mut rec = GameRecord::new(board.rule(), board.size());
+        rec.moves = board.moves().to_vec();
+        rec.result = GameResult::from_status(self.engine.status());
+        let (us, them) = ("wuzi".to_string(), "opponent".to_string());
+        (rec.black, rec.white) = match self.own {
+            Some(Color::White) => (them, us),
+            _ => (us, them),
+        };
+        self.saved_games += 1;
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let name = format!(
+            "wuzi-{stamp}-{}-{}.txt",
+            std::process::id(),
+            self.saved_games
+        );
+        let path = dir.join(name);
+        if let Err(e) =
+            std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, rec.to_text()))
+        {
+            out(&format!(
+                "MESSAGE could not save the game to {}: {e}",
+                path.display()
+            ));
+        }
+    }
+}
+
+fn is_stone_start(c: char) -> bool {
+    c.is_ascii_digit() || c == '-'
+}
+
+/// A score as text: centi-stones, or `+M5` / `-M4` for a decided game.
+fn score_text(score: i32) -> String {
+    match mate_distance(score) {
+        Some(m) if m >= 0 => format!("+M{m}"),
+        Some(m) => format!("-M{}", -m),
+        None => score.to_string(),
+    }
+}
+
+/// One `MESSAGE` line of search progress.
+fn progress(info: &Info) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|p| p.to_string()).collect();
+    format!(
+        "MESSAGE depth {}-{} eval {} nodes {} nps {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        score_text(info.score),
+        info.nodes,
+        info.nps(),
+        info.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}

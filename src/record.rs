@@ -1,0 +1,327 @@
+//! Game records: wuzi's own text format and export to (and import from) Piskvork's `.psq`.
+//! Pure text in, text out: reading and writing files is the front end's job.
+//!
+//! The text format is a few `Key: value` header lines, then the moves in `h8` notation
+//! (black first, `pass` for a skipped turn), separated by whitespace, any number per line:
+//!
+//! ```text
+//! # wuzi game record
+//! Rule: freestyle
+//! Size: 15
+//! Black: you
+//! White: wuzi
+//! Result: 1-0
+//!
+//! h8 h9 i9 g7 j10 k11 i8 i7 i10 i11
+//! g10 h10 j8 k7 j9
+//! ```
+//!
+//! `Result` is `1-0` (black won), `0-1` (white won), `1/2-1/2` (draw) or `*` (unfinished).
+//! Lines starting with `#` are comments.
+
+use crate::engine::GameStatus;
+use crate::notation::{format_h8, parse_h8};
+use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+
+/// How a recorded game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    BlackWins,
+    WhiteWins,
+    Draw,
+    Unfinished,
+}
+
+impl GameResult {
+    /// The result of a game in `status`.
+    pub fn from_status(status: GameStatus) -> GameResult {
+        match status {
+            GameStatus::Ongoing => GameResult::Unfinished,
+            GameStatus::Five { winner } | GameStatus::Forbidden { winner } => match winner {
+                Color::Black => GameResult::BlackWins,
+                Color::White => GameResult::WhiteWins,
+            },
+            GameStatus::Draw => GameResult::Draw,
+        }
+    }
+
+    /// The PGN-like tag: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            GameResult::BlackWins => "1-0",
+            GameResult::WhiteWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    fn parse(s: &str) -> Option<GameResult> {
+        [
+            GameResult::BlackWins,
+            GameResult::WhiteWins,
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.tag() == s)
+    }
+}
+
+/// One game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub rule: Rule,
+    pub size: usize,
+    pub black: String,
+    pub white: String,
+    pub result: GameResult,
+    /// Black first, colours alternate; `Pos::NONE` is a pass.
+    pub moves: Vec<Pos>,
+}
+
+impl GameRecord {
+    /// An unfinished game with no moves and unnamed players.
+    pub fn new(rule: Rule, size: usize) -> GameRecord {
+        GameRecord {
+            rule,
+            size,
+            black: "?".into(),
+            white: "?".into(),
+            result: GameResult::Unfinished,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The record in wuzi's text format.
+    pub fn to_text(&self) -> String {
+        let mut s = String::from("# wuzi game record\n");
+        s += &format!("Rule: {}\nSize: {}\n", self.rule, self.size);
+        s += &format!(
+            "Black: {}\nWhite: {}\n",
+            one_line(&self.black),
+            one_line(&self.white)
+        );
+        s += &format!("Result: {}\n\n", self.result.tag());
+        for row in self.moves.chunks(10) {
+            let words: Vec<String> = row.iter().map(|&p| format_h8(p, self.size)).collect();
+            s += &words.join(" ");
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Parses wuzi's text format. Checks that every move is on the board and on an empty
+    /// point; does not judge fives or forbidden points (that is the engine's business).
+    pub fn parse(text: &str) -> Result<GameRecord, String> {
+        let mut rec = GameRecord::new(Rule::Freestyle, 15);
+        let mut move_words = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            match line.split_once(':') {
+                Some((key, value)) if move_words.is_empty() => {
+                    rec.header(key.trim(), value.trim())
+                        .map_err(|e| format!("line {}: {e}", n + 1))?;
+                }
+                _ => move_words.extend(line.split_whitespace().map(str::to_string)),
+            }
+        }
+        for w in move_words {
+            let p = if w.eq_ignore_ascii_case("pass") {
+                Pos::NONE
+            } else {
+                parse_h8(&w, rec.size)?
+            };
+            rec.moves.push(p);
+        }
+        rec.check_moves()?;
+        Ok(rec)
+    }
+
+    fn header(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key.to_ascii_lowercase().as_str() {
+            "rule" => {
+                self.rule = Rule::parse(value).ok_or_else(|| format!("unknown rule '{value}'"))?
+            }
+            "size" => {
+                self.size = value
+                    .parse()
+                    .ok()
+                    .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
+                    .ok_or_else(|| format!("bad board size '{value}'"))?
+            }
+            "black" => self.black = value.to_string(),
+            "white" => self.white = value.to_string(),
+            "result" => {
+                self.result =
+                    GameResult::parse(value).ok_or_else(|| format!("bad result '{value}'"))?
+            }
+            // Other tags (dates, events) are kept by nobody but harm nobody.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn check_moves(&self) -> Result<(), String> {
+        let mut seen = vec![false; crate::types::CELLS];
+        for (i, &p) in self.moves.iter().enumerate() {
+            if p.is_none() {
+                continue;
+            }
+            if !p.on_board(self.size) {
+                return Err(format!("move {} ({p}) is off the board", i + 1));
+            }
+            if std::mem::replace(&mut seen[p.index()], true) {
+                let h8 = format_h8(p, self.size);
+                return Err(format!("move {} ({h8}) is on an occupied point", i + 1));
+            }
+        }
+        Ok(())
+    }
+
+    /// Piskvork's `.psq`: `Piskvorky NxN, 11:11, 0`, then one `x,y,time_ms` line per move
+    /// (1-based coordinates), then the players' names and the error code `0`. `times_ms`
+    /// gives the thinking time of each move (missing entries are 0). A `.psq` cannot hold a
+    /// pass, so a record with one is refused.
+    pub fn to_psq(&self, times_ms: &[u64]) -> Result<String, String> {
+        let mut s = format!("Piskvorky {0}x{0}, 11:11, 0\n", self.size);
+        for (i, &p) in self.moves.iter().enumerate() {
+            if p.is_none() {
+                return Err(format!(
+                    "move {} is a pass, which .psq cannot record",
+                    i + 1
+                ));
+            }
+            let t = times_ms.get(i).copied().unwrap_or(0);
+            s += &format!("{},{},{t}\n", p.x() + 1, p.y() + 1);
+        }
+        s += &format!("{}\n{}\n0\n", one_line(&self.black), one_line(&self.white));
+        Ok(s)
+    }
+
+    /// Reads the moves of a `.psq` (the rule is not in the file: pass it). The players'
+    /// names are taken from the two lines after the moves when present.
+    pub fn from_psq(text: &str, rule: Rule) -> Result<GameRecord, String> {
+        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        let head = lines.next().ok_or("empty .psq")?;
+        let size = psq_size(head)?;
+        let mut rec = GameRecord::new(rule, size);
+        let mut rest = Vec::new();
+        for line in lines {
+            let parts: Vec<&str> = line.split(',').collect();
+            let nums: Option<Vec<usize>> = parts.iter().map(|t| t.trim().parse().ok()).collect();
+            match nums.as_deref() {
+                Some([x, y, _]) if rest.is_empty() => {
+                    if !(1..=size).contains(x) || !(1..=size).contains(y) {
+                        return Err(format!("move {x},{y} is off the {size}x{size} board"));
+                    }
+                    rec.moves.push(Pos::new(x - 1, y - 1))
+                }
+                _ => rest.push(line),
+            }
+        }
+        if rest.len() >= 3 {
+            rec.black = rest[0].to_string();
+            rec.white = rest[1].to_string();
+        }
+        rec.check_moves()?;
+        Ok(rec)
+    }
+}
+
+fn psq_size(head: &str) -> Result<usize, String> {
+    let dims = head
+        .strip_prefix("Piskvorky ")
+        .and_then(|r| r.split(',').next())
+        .ok_or_else(|| format!("not a .psq header: '{head}'"))?;
+    let (w, h) = dims
+        .split_once('x')
+        .ok_or_else(|| format!("bad .psq board size '{dims}'"))?;
+    let w: usize = w.trim().parse().map_err(|_| format!("bad width '{w}'"))?;
+    let h: usize = h.trim().parse().map_err(|_| format!("bad height '{h}'"))?;
+    if w != h || !(MIN_SIZE..=MAX_SIZE).contains(&w) {
+        return Err(format!("unsupported .psq board {w}x{h}"));
+    }
+    Ok(w)
+}
+
+/// Names go on one header line: newlines would break the format.
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> GameRecord {
+        let mut r = GameRecord::new(Rule::Renju, 15);
+        r.black = "you".into();
+        r.white = "wuzi".into();
+        r.result = GameResult::WhiteWins;
+        r.moves = vec![Pos::new(7, 7), Pos::new(8, 8), Pos::NONE, Pos::new(0, 0)];
+        r
+    }
+
+    #[test]
+    fn text_round_trip() {
+        let r = sample();
+        let text = r.to_text();
+        assert!(text.contains("Rule: renju"));
+        assert!(text.contains("h8 i7 pass a15"));
+        assert_eq!(GameRecord::parse(&text), Ok(r));
+    }
+
+    #[test]
+    fn long_games_round_trip() {
+        let mut r = GameRecord::new(Rule::Freestyle, 20);
+        r.moves = (0..20)
+            .flat_map(|y| (0..3).map(move |x| Pos::new(x, y)))
+            .collect();
+        assert_eq!(GameRecord::parse(&r.to_text()), Ok(r));
+    }
+
+    #[test]
+    fn psq_round_trip() {
+        let mut r = sample();
+        r.moves.retain(|p| !p.is_none());
+        let psq = r.to_psq(&[100, 250]).unwrap();
+        assert!(psq.starts_with("Piskvorky 15x15, 11:11, 0\n8,8,100\n9,9,250\n1,1,0\n"));
+        let back = GameRecord::from_psq(&psq, Rule::Renju).unwrap();
+        assert_eq!(back.moves, r.moves);
+        assert_eq!((back.black.as_str(), back.white.as_str()), ("you", "wuzi"));
+    }
+
+    #[test]
+    fn psq_refuses_passes() {
+        assert!(sample().to_psq(&[]).is_err());
+    }
+
+    #[test]
+    fn bad_records_are_refused() {
+        assert!(GameRecord::parse("Rule: chess\n").is_err());
+        assert!(GameRecord::parse("Size: 40\n").is_err());
+        assert!(GameRecord::parse("Result: win\n").is_err());
+        assert!(GameRecord::parse("Size: 15\nh8 h8\n").is_err());
+        assert!(GameRecord::parse("Size: 15\nh8 z99\n").is_err());
+        assert!(GameRecord::from_psq("hello\n", Rule::Freestyle).is_err());
+        assert!(
+            GameRecord::from_psq("Piskvorky 15x15, 11:11, 0\n16,1,0\n0\n", Rule::Freestyle)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn result_from_status() {
+        let s = GameStatus::Forbidden {
+            winner: Color::White,
+        };
+        assert_eq!(GameResult::from_status(s), GameResult::WhiteWins);
+        assert_eq!(
+            GameResult::from_status(GameStatus::Ongoing),
+            GameResult::Unfinished
+        );
+    }
+}

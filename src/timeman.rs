@@ -1,0 +1,156 @@
+//! Front-end time management: turns the Gomocup clock (`timeout_turn`, `timeout_match`,
+//! `time_left`) into search [`Limits`] with a safety margin, so that the engine never loses
+//! on time.
+
+use crate::search::Limits;
+use std::time::Duration;
+
+/// `time_left` / `timeout_match` value that Gomocup managers use for "no limit".
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+
+/// Per-move budget when the manager told us nothing about time.
+const DEFAULT_TURN_MS: i64 = 5_000;
+/// Budget for `timeout_turn 0` ("play as fast as possible").
+const FASTEST_MS: i64 = 20;
+/// The smallest hard limit we ever hand the search: even with no time left we must answer.
+const FLOOR_MS: i64 = 5;
+/// Never search longer than this in one move, whatever the clock says (a day).
+const CEILING_MS: i64 = 86_400_000;
+
+/// What the manager said about the clock, in milliseconds, as received (`None` = not sent).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    /// `INFO timeout_turn`: time for one move; 0 = as fast as possible.
+    pub turn_ms: Option<i64>,
+    /// `INFO timeout_match`: time for the whole game; 0 = no limit.
+    pub match_ms: Option<i64>,
+    /// `INFO time_left`: time left in the game; may be negative; [`UNLIMITED_MS`] = no limit.
+    pub left_ms: Option<i64>,
+}
+
+/// The margin kept back from a budget of `ms`: process start-up, pipes and the scheduler of a
+/// busy machine cost tens of milliseconds; Piskvork allows about 1 s of grace, others less.
+fn margin(ms: i64) -> i64 {
+    (30 + ms / 20).min(400)
+}
+
+impl TimeControl {
+    /// The hard limit for the next move in ms: the turn budget and a share of the match
+    /// budget, each less its margin. `stones` is the number of stones on the board and
+    /// `cells` the board's area (to guess how many moves remain).
+    pub fn hard_ms(&self, stones: usize, cells: usize) -> i64 {
+        let turn = match self.turn_ms {
+            Some(t) if t <= 0 => FASTEST_MS,
+            Some(t) => t - margin(t),
+            None => DEFAULT_TURN_MS,
+        };
+        let from_match = self.match_share(stones, cells).unwrap_or(CEILING_MS);
+        turn.min(from_match).clamp(FLOOR_MS, CEILING_MS)
+    }
+
+    /// The part of the remaining game time this move may use, if the game time is limited.
+    fn match_share(&self, stones: usize, cells: usize) -> Option<i64> {
+        // `timeout_match 0` (or the "unlimited" value) means no game clock, whatever
+        // `time_left` says.
+        if matches!(self.match_ms, Some(m) if m <= 0 || m >= UNLIMITED_MS) {
+            return None;
+        }
+        let left = match self.left_ms {
+            Some(l) if l >= UNLIMITED_MS => return None,
+            Some(l) => l,
+            None => self.match_ms?,
+        };
+        let avail = left - margin(left.max(0));
+        if avail <= 0 {
+            return Some(FLOOR_MS);
+        }
+        // Our own moves still to come: most games end well before the board fills, so plan
+        // for at least ten more and at most half the empty cells.
+        let empty = cells.saturating_sub(stones) as i64;
+        let to_go = (empty / 2).clamp(10, 40);
+        // A move may take up to three shares, but never more than a fifth of what is left.
+        Some((avail * 3 / to_go).min(avail / 5).max(FLOOR_MS))
+    }
+
+    /// Search limits for the next move: the hard limit from [`TimeControl::hard_ms`] and a
+    /// soft limit (no new iteration after it) at 40% of it, since the next iteration
+    /// usually takes longer than all before it.
+    pub fn limits(&self, stones: usize, cells: usize) -> Limits {
+        let hard = self.hard_ms(stones, cells);
+        Limits {
+            depth: None,
+            nodes: None,
+            soft_time: Some(Duration::from_millis((hard * 2 / 5).max(1) as u64)),
+            hard_time: Some(Duration::from_millis(hard as u64)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(turn: Option<i64>, m: Option<i64>, left: Option<i64>) -> TimeControl {
+        TimeControl {
+            turn_ms: turn,
+            match_ms: m,
+            left_ms: left,
+        }
+    }
+
+    #[test]
+    fn turn_only_keeps_a_margin() {
+        let h = tc(Some(1000), None, None).hard_ms(0, 225);
+        assert!((900..1000).contains(&h), "{h}");
+        let h = tc(Some(30_000), Some(0), Some(UNLIMITED_MS)).hard_ms(0, 225);
+        assert_eq!(h, 30_000 - 400);
+    }
+
+    #[test]
+    fn nothing_known_uses_the_default() {
+        assert_eq!(tc(None, None, None).hard_ms(0, 225), DEFAULT_TURN_MS);
+    }
+
+    #[test]
+    fn zero_turn_means_fast() {
+        assert_eq!(tc(Some(0), None, None).hard_ms(10, 225), FASTEST_MS);
+        assert_eq!(tc(Some(-5), None, None).hard_ms(10, 225), FASTEST_MS);
+    }
+
+    #[test]
+    fn match_clock_bounds_the_move() {
+        // 30 s per move but only 10 s left in the game: far less than 10 s.
+        let h = tc(Some(30_000), Some(180_000), Some(10_000)).hard_ms(20, 225);
+        assert!(h <= 2_000, "{h}");
+        assert!(h >= 500, "{h}");
+        // Only the match time known: a share of it.
+        let h = tc(None, Some(60_000), None).hard_ms(0, 225);
+        assert!(h < 60_000 / 5 && h > 1000, "{h}");
+    }
+
+    #[test]
+    fn negative_or_tiny_time_left_still_answers() {
+        assert_eq!(
+            tc(Some(5000), Some(1000), Some(-300)).hard_ms(50, 225),
+            FLOOR_MS
+        );
+        assert_eq!(
+            tc(Some(5000), Some(1000), Some(10)).hard_ms(50, 225),
+            FLOOR_MS
+        );
+    }
+
+    #[test]
+    fn unlimited_values_do_not_limit() {
+        let t = tc(Some(2000), Some(UNLIMITED_MS), Some(UNLIMITED_MS));
+        assert_eq!(t.hard_ms(0, 225), 2000 - margin(2000));
+        let t = tc(Some(2000), Some(0), None);
+        assert_eq!(t.hard_ms(0, 225), 2000 - margin(2000));
+    }
+
+    #[test]
+    fn soft_limit_is_below_hard() {
+        let l = tc(Some(1000), None, None).limits(0, 225);
+        assert!(l.soft_time.unwrap() < l.hard_time.unwrap());
+    }
+}

@@ -1,0 +1,434 @@
+//! The Gomocup brain as a manager sees it: the built `pbrain-wuzi` binary driven through
+//! pipes. Searches are kept short with `INFO timeout_turn` / `INFO max_depth`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// Generous: a loaded CI machine is slow, and no test measures speed.
+const WAIT: Duration = Duration::from_secs(20);
+
+impl Brain {
+    fn spawn() -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pbrain-wuzi");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        // Managers end lines with CR LF.
+        write!(self.stdin, "{s}\r\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next line that is not a MESSAGE/DEBUG line.
+    fn answer_within(&mut self, wait: Duration) -> String {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with("MESSAGE") || l.starts_with("DEBUG") => continue,
+                Ok(l) => return l,
+                Err(RecvTimeoutError::Timeout) => panic!("no answer within {wait:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the brain exited"),
+            }
+        }
+    }
+
+    fn answer(&mut self) -> String {
+        self.answer_within(WAIT)
+    }
+
+    /// Sends `cmd` and checks that nothing but MESSAGE lines come back for a moment.
+    fn send_quiet(&mut self, cmd: &str) {
+        self.send(cmd);
+        self.send("ABOUT");
+        let a = self.answer();
+        assert!(a.starts_with("name=\"wuzi\""), "'{cmd}' answered '{a}'");
+    }
+
+    fn start(rule: u32, size: usize) -> Brain {
+        let mut b = Brain::spawn();
+        b.send("INFO timeout_turn 300");
+        b.send("INFO max_depth 4");
+        b.send(&format!("INFO rule {rule}"));
+        b.send(&format!("START {size}"));
+        assert_eq!(b.answer(), "OK");
+        b
+    }
+
+    /// Sends END and checks that the process is gone within `limit`.
+    fn end_within(mut self, limit: Duration) {
+        let t = Instant::now();
+        self.send("END");
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(
+                t.elapsed() < limit,
+                "still running {:?} after END",
+                t.elapsed()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn point(s: &str) -> (usize, usize) {
+    let (x, y) = s
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: '{s}'"));
+    (
+        x.parse().unwrap_or_else(|_| panic!("bad x in '{s}'")),
+        y.parse().unwrap_or_else(|_| panic!("bad y in '{s}'")),
+    )
+}
+
+#[test]
+fn about_and_a_short_game() {
+    let mut b = Brain::start(0, 15);
+    b.send("ABOUT");
+    let about = b.answer();
+    assert!(about.contains("name=\"wuzi\"") && about.contains("author=\"wuzi developers\""));
+    let mut taken = vec![];
+    b.send("BEGIN");
+    taken.push(point(&b.answer()));
+    // The opponent plays along the top edge: never where the brain already played.
+    for x in 0..6 {
+        let mine = (x * 2, 0);
+        assert!(!taken.contains(&mine));
+        taken.push(mine);
+        b.send(&format!("TURN {},{}", mine.0, mine.1));
+        let reply = point(&b.answer());
+        assert!(reply.0 < 15 && reply.1 < 15);
+        assert!(!taken.contains(&reply), "{reply:?} is occupied");
+        taken.push(reply);
+    }
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn bad_input_keeps_the_brain_and_the_game() {
+    let mut b = Brain::spawn();
+    b.send("TURN 1,1");
+    assert!(b.answer().starts_with("ERROR"), "TURN before START");
+    for bad in [
+        "START 4",
+        "START 23",
+        "START x",
+        "START -3",
+        "RECTSTART 20,15",
+    ] {
+        b.send(bad);
+        assert!(b.answer().starts_with("ERROR"), "{bad}");
+    }
+    b.send("INFO max_depth 3");
+    b.send("rectstart 15,15");
+    assert_eq!(b.answer(), "OK");
+    b.send("hello world");
+    assert!(b.answer().starts_with("UNKNOWN"));
+    b.send("\u{7f}\u{1}garbage,,,");
+    assert!(b.answer().starts_with("UNKNOWN"));
+    b.send("TURN 7,7");
+    let first = point(&b.answer());
+    for bad in [
+        "TURN",
+        "TURN a,b",
+        "TURN 7",
+        "TURN 15,3",
+        "TURN 99999999999999999999,1",
+        "TURN 7,7",
+        "TAKEBACK 0,14",
+        "INFO timeout_turn soon",
+        "INFO rule 77",
+        "YXNBEST 0",
+    ] {
+        b.send(bad);
+        let a = b.answer();
+        assert!(a.starts_with("ERROR"), "'{bad}' answered '{a}'");
+    }
+    // The point the brain took is still taken, and play goes on.
+    b.send(&format!("TURN {},{}", first.0, first.1));
+    assert!(b.answer().starts_with("ERROR"));
+    b.send("TURN 0,0");
+    let second = point(&b.answer());
+    assert!(second != first && second != (7, 7) && second != (0, 0));
+    b.send_quiet("INFO some_future_key 12");
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn board_in_any_order_and_the_side_to_move() {
+    // Own stones: four in a row on row 7 (open at 2,7 and 7,7); the opponent's elsewhere.
+    let own = ["3,7,1", "4,7,1", "5,7,1", "6,7,1"];
+    let opp = ["0,0,2", "14,14,2", "0,14,2", "14,0,2"];
+    for order in 0..3 {
+        let mut lines: Vec<&str> = own.iter().chain(opp.iter()).copied().collect();
+        match order {
+            0 => lines.reverse(),
+            1 => lines.sort_by_key(|l| l.chars().rev().collect::<String>()),
+            _ => {}
+        }
+        let mut b = Brain::start(0, 15);
+        b.send("BOARD");
+        for l in &lines {
+            b.send(l);
+        }
+        b.send("DONE");
+        let m = b.answer();
+        assert!(m == "2,7" || m == "7,7", "order {order}: {m} does not win");
+        b.end_within(Duration::from_secs(2));
+    }
+    // The opponent has one stone more (the brain is white) and a four: it must be blocked.
+    let mut b = Brain::start(0, 15);
+    b.send("BOARD");
+    for l in [
+        "3,3,2", "4,4,2", "5,5,2", "6,6,2", "2,2,1", "14,0,2", "0,14,1",
+    ] {
+        b.send(l);
+    }
+    b.send("DONE");
+    assert_eq!(b.answer(), "7,7");
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn bad_board_blocks_leave_the_position_alone() {
+    let mut b = Brain::start(0, 15);
+    b.send("BOARD");
+    b.send("7,7,2");
+    b.send("DONE");
+    let first = b.answer();
+    for block in [
+        vec!["1,1,1", "1,1,2"],
+        vec!["1,1,7"],
+        vec!["1,1"],
+        vec!["20,1,1"],
+        vec!["1,x,1"],
+        vec!["2,2,1", "-1,-1,2"],
+    ] {
+        b.send("BOARD");
+        for l in &block {
+            b.send(l);
+        }
+        b.send("DONE");
+        let a = b.answer();
+        assert!(a.starts_with("ERROR"), "{block:?} answered {a}");
+    }
+    // Still the old position: the stone the brain played is there.
+    b.send(&format!("TURN {first}"));
+    assert!(b.answer().starts_with("ERROR"));
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn takeback_removes_a_stone() {
+    let mut b = Brain::start(0, 15);
+    b.send("TURN 7,7");
+    let reply = b.answer();
+    b.send(&format!("TAKEBACK {reply}"));
+    assert_eq!(b.answer(), "OK");
+    b.send("TAKEBACK 7,7");
+    assert_eq!(b.answer(), "OK");
+    b.send("TAKEBACK 7,7");
+    assert!(b.answer().starts_with("ERROR"));
+    // Both points are free again.
+    b.send(&format!("TURN {reply}"));
+    let again = b.answer();
+    assert_ne!(again, reply);
+    b.send("TURN 7,7");
+    assert!(point(&b.answer()) != (7, 7));
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn swap2_board() {
+    let mut b = Brain::start(0, 15);
+    b.send("SWAP2BOARD");
+    b.send("DONE");
+    let three: Vec<(usize, usize)> = b.answer().split(' ').map(point).collect();
+    assert_eq!(three.len(), 3);
+    assert!(three[0] != three[1] && three[1] != three[2] && three[0] != three[2]);
+    for stones in [
+        vec!["7,7", "8,8", "6,8"],
+        vec!["7,7", "8,8", "6,8", "9,9", "5,9"],
+    ] {
+        b.send("SWAP2BOARD");
+        for s in &stones {
+            b.send(s);
+        }
+        b.send("DONE");
+        let a = b.answer();
+        if a != "SWAP" {
+            assert!(!stones.contains(&a.as_str()), "{a} is occupied");
+            point(&a);
+        }
+    }
+    b.send("SWAP2BOARD");
+    b.send("7,7");
+    b.send("DONE");
+    assert!(b.answer().starts_with("ERROR"));
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn renju_forbidden_points_are_shown() {
+    let mut b = Brain::start(4, 15);
+    // Black (the brain, equal counts) has 5,7 6,7 and 7,5 7,6: 7,7 is a double three.
+    b.send("YXBOARD");
+    for l in [
+        "5,7,1", "6,7,1", "7,5,1", "7,6,1", "0,0,2", "14,14,2", "0,14,2", "14,0,2",
+    ] {
+        b.send(l);
+    }
+    b.send("DONE");
+    b.send("YXSHOWFORBID");
+    let f = b.answer();
+    assert!(f.starts_with("FORBID ") && f.ends_with('.'), "{f}");
+    assert!(f.contains("0707"), "{f}");
+    // Coordinates come in 4-digit groups.
+    assert_eq!((f.len() - "FORBID .".len()) % 4, 0, "{f}");
+    // And the brain itself does not play there.
+    b.send("BOARD");
+    for l in [
+        "5,7,1", "6,7,1", "7,5,1", "7,6,1", "0,0,2", "14,14,2", "0,14,2", "14,0,2",
+    ] {
+        b.send(l);
+    }
+    b.send("DONE");
+    assert_ne!(b.answer(), "7,7");
+    b.end_within(Duration::from_secs(2));
+
+    let mut b = Brain::start(0, 15);
+    b.send("YXSHOWFORBID");
+    assert_eq!(b.answer(), "FORBID .");
+    b.end_within(Duration::from_secs(2));
+}
+
+fn start_long_think() -> Brain {
+    let mut b = Brain::spawn();
+    b.send("INFO timeout_turn 60000");
+    b.send("INFO timeout_match 600000");
+    b.send("INFO time_left 600000");
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    b.send("BOARD");
+    for l in [
+        "7,7,2", "8,8,1", "8,6,2", "6,8,1", "9,7,2", "7,9,1", "6,6,2",
+    ] {
+        b.send(l);
+    }
+    b.send("DONE");
+    std::thread::sleep(Duration::from_millis(300));
+    b
+}
+
+#[test]
+fn stop_makes_a_long_think_answer_at_once() {
+    let mut b = start_long_think();
+    let t = Instant::now();
+    b.send("YXSTOP");
+    point(&b.answer_within(Duration::from_secs(3)));
+    assert!(t.elapsed() < Duration::from_secs(3));
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn end_during_a_think_exits_promptly() {
+    start_long_think().end_within(Duration::from_millis(1500));
+}
+
+#[test]
+fn nbest_lists_moves_without_playing() {
+    let mut b = Brain::start(0, 15);
+    b.send("BOARD");
+    for l in ["7,7,2", "8,8,1", "8,6,2"] {
+        b.send(l);
+    }
+    b.send("DONE");
+    let m = b.answer();
+    b.send(&format!("TAKEBACK {m}"));
+    assert_eq!(b.answer(), "OK");
+    b.send("YXNBEST 3");
+    let mut nbest = vec![];
+    let best = loop {
+        let l = b.lines.recv_timeout(WAIT).unwrap();
+        if let Some(rest) = l.strip_prefix("MESSAGE NBEST ") {
+            nbest.push(rest.split(' ').nth(1).unwrap().to_string());
+        } else if !l.starts_with("MESSAGE") {
+            break l;
+        }
+    };
+    assert_eq!(nbest.len(), 3, "{nbest:?}");
+    assert_eq!(nbest[0], best);
+    assert!(nbest[0] != nbest[1] && nbest[1] != nbest[2] && nbest[0] != nbest[2]);
+    for p in &nbest {
+        assert!(!["7,7", "8,8", "8,6"].contains(&p.as_str()));
+    }
+    // Not played: the opponent may take the point.
+    b.send(&format!("TURN {best}"));
+    assert_ne!(b.answer(), best);
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn lone_cr_and_lf_line_ends() {
+    let mut b = Brain::spawn();
+    write!(b.stdin, "INFO max_depth 2\rSTART 15\nBEGIN\r").unwrap();
+    b.stdin.flush().unwrap();
+    assert_eq!(b.answer(), "OK");
+    point(&b.answer());
+    b.end_within(Duration::from_secs(2));
+}
+
+#[test]
+fn games_are_saved_under_the_folder() {
+    let dir = std::env::temp_dir().join(format!("wuzi-proto-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut b = Brain::start(0, 15);
+    b.send(&format!("INFO folder {}", dir.display()));
+    b.send("TURN 7,7");
+    point(&b.answer());
+    b.send("RESTART");
+    assert_eq!(b.answer(), "OK");
+    b.end_within(Duration::from_secs(2));
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1);
+    let text = std::fs::read_to_string(files[0].path()).unwrap();
+    let rec = wuzi::record::GameRecord::parse(&text).unwrap();
+    assert_eq!(rec.moves.len(), 2);
+    assert_eq!(rec.moves[0], wuzi::Pos::new(7, 7));
+    assert_eq!(
+        (rec.black.as_str(), rec.white.as_str()),
+        ("opponent", "wuzi")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,127 @@
+//! The protocol handler at library level, fed many generated lines (well-formed, malformed
+//! and garbage): it never panics, every answer is one well-formed line, and a command
+//! answered only by `ERROR`/`UNKNOWN` leaves the position as it was.
+
+use wuzi::protocol::{Flow, Options, Session};
+
+fn options() -> Options {
+    Options {
+        depth_cap: Some(2),
+        hash_cap_mb: 1,
+        threads_cap: 1,
+        write_records: false,
+    }
+}
+
+/// A small deterministic generator (xorshift) so that failures reproduce.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn coord(&mut self) -> String {
+        match self.below(10) {
+            0 => "-1".into(),
+            1 => "99".into(),
+            2 => "x".into(),
+            3 => "".into(),
+            _ => self.below(16).to_string(),
+        }
+    }
+    fn line(&mut self) -> String {
+        let (a, b) = (self.coord(), self.coord());
+        let f = self.below(5);
+        match self.below(24) {
+            0 => format!("START {}", [5, 15, 20, 4, 23, 0][self.below(6) as usize]),
+            1 => "RESTART".into(),
+            2 => "BEGIN".into(),
+            3..=6 => format!("TURN {a},{b}"),
+            7 => "BOARD".into(),
+            8 => "YXBOARD".into(),
+            9 => "SWAP2BOARD".into(),
+            10..=12 => format!("{a},{b},{f}"),
+            13 => format!("{a},{b}"),
+            14 => "DONE".into(),
+            15 => format!("TAKEBACK {a},{b}"),
+            16 => format!("PLAY {a},{b}"),
+            17 => format!(
+                "INFO {} {}",
+                [
+                    "rule",
+                    "timeout_turn",
+                    "max_memory",
+                    "hash_size",
+                    "thread_num",
+                    "zzz"
+                ][self.below(6) as usize],
+                [0, 1, 4, 9, 7, -5, 100][self.below(7) as usize]
+            ),
+            18 => "YXSHOWFORBID".into(),
+            19 => format!("YXNBEST {}", self.below(4)),
+            20 => "yxstop".into(),
+            21 => "ABOUT".into(),
+            22 => "RECTSTART 15,15".into(),
+            _ => (0..self.below(12))
+                .map(|_| (self.below(95) as u8 + 32) as char)
+                .collect(),
+        }
+    }
+}
+
+fn well_formed(answer: &str) -> bool {
+    let is_move = |t: &str| {
+        t.split_once(',').is_some_and(|(x, y)| {
+            x.parse::<usize>().is_ok_and(|x| x < 22) && y.parse::<usize>().is_ok_and(|y| y < 22)
+        })
+    };
+    !answer.contains(['\n', '\r'])
+        && (answer == "OK"
+            || answer == "SWAP"
+            || answer.starts_with("ERROR ")
+            || answer.starts_with("UNKNOWN ")
+            || answer.starts_with("MESSAGE ")
+            || answer.starts_with("name=\"wuzi\"")
+            || (answer.starts_with("FORBID ") && answer.ends_with('.'))
+            || answer.split(' ').all(is_move))
+}
+
+#[test]
+fn over_a_thousand_generated_lines() {
+    let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+    for game in 0..8 {
+        let mut s = Session::new(options());
+        s.answer("START 15");
+        for _ in 0..160 {
+            let line = g.line();
+            let before = s.engine().board().moves().to_vec();
+            let (answers, flow) = s.answer(&line);
+            for a in &answers {
+                assert!(well_formed(a), "game {game}: '{line}' gave '{a}'");
+            }
+            let refused = !answers.is_empty()
+                && answers
+                    .iter()
+                    .all(|a| a.starts_with("ERROR") || a.starts_with("UNKNOWN"));
+            let upper = line.to_ascii_uppercase();
+            // TURN and DONE may be refused after the opponent's stones went down (a game
+            // already over): only the other commands must leave the position alone.
+            if refused && !upper.starts_with("TURN") && !upper.starts_with("DONE") {
+                assert_eq!(s.engine().board().moves(), &before[..], "'{line}'");
+            }
+            assert_eq!(flow, Flow::Continue);
+        }
+    }
+}
+
+#[test]
+fn end_quits() {
+    let mut s = Session::new(options());
+    assert_eq!(s.answer("end").1, Flow::Quit);
+}
