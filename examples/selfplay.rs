@@ -14,6 +14,8 @@ fn config(flags: &[String]) -> Config {
         match k {
             "leaf" => c.search.leaf_vcf_nodes = v,
             "root" => c.search.root_threat_nodes = v,
+            "prune" => c.search.prune = v != 0,
+            "lmr" => c.search.lmr_scale = v as i32,
             _ => panic!("unknown flag {k}"),
         }
     }
@@ -22,13 +24,17 @@ fn config(flags: &[String]) -> Config {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let ms: u64 = args[0].parse().unwrap();
+    // `MS` per move, or `nN` for N nodes per move (independent of machine load).
+    let (ms, nodes) = match args[0].strip_prefix('n') {
+        Some(n) => (60_000, Some(n.parse::<u64>().unwrap())),
+        None => (args[0].parse().unwrap(), None),
+    };
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(40);
     let sep = args.iter().position(|a| a == "--").unwrap_or(args.len());
     let a_flags = args[2.min(sep)..sep].to_vec();
     let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
     let rows = load_suite(std::path::Path::new("../shared/data/openings/freestyle15_piskvork_openings.tsv")).unwrap();
-    let lim = Limits { soft_time: Some(Duration::from_millis(ms * 6 / 10)), hard_time: Some(Duration::from_millis(ms)), ..Default::default() };
+    let lim = Limits { soft_time: Some(Duration::from_millis(ms * 6 / 10)), hard_time: Some(Duration::from_millis(ms)), nodes, ..Default::default() };
     let (mut a_pts, mut games) = (0.0, 0);
     for row in rows.iter().take(n) {
         for a_is_black in [true, false] {

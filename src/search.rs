@@ -81,6 +81,10 @@ pub struct Options {
     pub root_threat_nodes: u64,
     /// Node budget of the VCF check at each leaf (0: no check).
     pub leaf_vcf_nodes: u64,
+    /// Late-move pruning and futility pruning of quiet moves near the leaves.
+    pub prune: bool,
+    /// Late-move reductions: `r = lmr_scale * ln(depth) * ln(move number)`, in hundredths.
+    pub lmr_scale: i32,
 }
 
 impl Default for Options {
@@ -88,6 +92,8 @@ impl Default for Options {
         Options {
             root_threat_nodes: 200_000,
             leaf_vcf_nodes: 200,
+            prune: true,
+            lmr_scale: 50,
         }
     }
 }
@@ -133,6 +139,11 @@ pub struct Searcher<'a> {
 }
 
 const CHECK_EVERY: u64 = 1024;
+
+/// Quiet moves searched at each remaining depth (up to 4) before the rest are pruned.
+const LMP_MOVES: [usize; 5] = [4, 6, 10, 16, 24];
+/// Futility margin per ply of remaining depth, in evaluation units.
+const FUTILITY_MARGIN: i32 = 300;
 
 impl<'a> Searcher<'a> {
     /// A searcher on a copy of `board`.
@@ -279,11 +290,17 @@ impl<'a> Searcher<'a> {
     /// Looks for a forced win of the side to move: first by fours (VCF), then by threats
     /// (VCT), within the root threat budget. Counts the solver's nodes as search nodes.
     fn root_threats(&mut self) -> Option<Vec<Pos>> {
-        let budget = self.shared.options.root_threat_nodes;
+        // At most a quarter of the node budget and a third of the time target.
+        let limits = &self.shared.limits;
+        let budget = limits
+            .nodes
+            .map_or(u64::MAX, |n| n / 4)
+            .min(self.shared.options.root_threat_nodes);
+        let time = limits.soft_time.or(limits.hard_time).map(|t| t / 3);
         let lim = |nodes: u64, depth: u8| SolveLimits {
             depth,
             nodes,
-            deadline: self.shared.limits.hard_time.map(|t| self.shared.start + t),
+            deadline: time.map(|t| self.shared.start + t),
             stop: None,
         };
         let vcf = self.solver.vcf(&mut self.board, &lim(budget / 4, 120));
@@ -541,6 +558,9 @@ impl<'a> Searcher<'a> {
         }
         let forced = opp_fives > 0;
         let new_depth = if forced { depth } else { depth - 1 };
+        let prune = self.shared.options.prune && !pv && !forced && depth <= 4;
+        let static_eval = if prune { evaluate(&self.board) } else { 0 };
+        let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
@@ -549,14 +569,25 @@ impl<'a> Searcher<'a> {
             let p = list.as_slice()[i].pos;
             let quiet = self.board.threat(p, me) < Threat::Flex3
                 && self.board.threat(p, opp) < Threat::Flex3;
+            if prune && quiet && best > -MATE_BOUND {
+                // Late-move pruning: near the leaves only the first few quiet moves count.
+                if i >= LMP_MOVES[depth.max(0) as usize] {
+                    continue;
+                }
+                // Futility: a quiet move will not lift a hopeless static score to alpha.
+                if depth <= 2 && static_eval + FUTILITY_MARGIN * depth.max(1) <= alpha {
+                    continue;
+                }
+            }
             self.board.make(p);
             let mut score;
             if i == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
             } else {
-                // Late quiet moves are searched one ply shallower first.
-                let r = if depth >= 3 && i >= 3 && quiet && !forced {
-                    1 + (i >= 10) as i32
+                // Late quiet moves are searched shallower first.
+                let r = if depth >= 3 && i >= 2 && quiet && !forced {
+                    let r = lmr_scale * (depth as f32).ln() * (i as f32).ln();
+                    (r as i32 + !pv as i32).clamp(0, new_depth - 1)
                 } else {
                     0
                 };
