@@ -20,6 +20,48 @@ fn packed_value(packed: u16) -> i32 {
         .sum()
 }
 
+/// The 20-bit caro key of one side's window (wall cells hold no stone).
+#[inline(always)]
+fn caro_key(own: u32, opp: u32, wall: u32) -> usize {
+    Window {
+        own,
+        opp,
+        wall: wall & !(own | opp),
+    }
+    .key4()
+}
+
+/// Caro without exact five: the window at shift `i` of a line sees own stones `own` and
+/// opponent stones `opp`. When its edge cell (offset -5 or +5) holds an own stone whose run
+/// goes on beyond the window and ends at an opponent stone, the edge cell is returned as an
+/// opponent stone. That keeps every five through the centre the same: such a five covers
+/// offsets -4..=0 (or 0..=4) already, so it stays five or more long, and its end is closed
+/// either way. Without it, `O XXXXX.X O` with the gap filled counted as a five.
+#[inline]
+fn caro_edges(own_line: u32, opp_line: u32, i: usize, own: u32, opp: u32) -> (u32, u32) {
+    let (mut own, mut opp) = (own, opp);
+    // Own stones sit only on line bits MARGIN..MARGIN + 22, so a set edge bit means
+    // `i >= MARGIN` below and `i + 11 <= 28` above: the shifts stay in range, and the margin
+    // bits (never own) end every run.
+    if own & 1 != 0 {
+        let beyond = !own_line & ((1u32 << i) - 1);
+        let end = 31 - beyond.leading_zeros();
+        if opp_line >> end & 1 != 0 {
+            own &= !1;
+            opp |= 1;
+        }
+    }
+    if own & (1 << 10) != 0 {
+        let beyond = !own_line & (u32::MAX << (i + 11));
+        let end = beyond.trailing_zeros();
+        if opp_line >> end & 1 != 0 {
+            own &= !(1 << 10);
+            opp |= 1 << 10;
+        }
+    }
+    (own, opp)
+}
+
 /// Content of a cell.
 pub const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -103,6 +145,9 @@ pub struct Board {
     changed: Vec<Changed>,
     tables: [&'static [u8]; 2],
     caro: bool,
+    /// Caro without the exact-five condition: a run of six or more can leave the eleven-cell
+    /// window, and whether an opponent stone closes it beyond the window decides a five.
+    caro_long: bool,
 }
 
 impl Board {
@@ -136,6 +181,7 @@ impl Board {
                 pattern::table(LineRule::of(rule, Color::White)),
             ],
             caro: matches!(rule, Rule::Caro { .. }),
+            caro_long: rule == Rule::Caro { exact: false },
         };
         for &p in &geo.centre_out {
             b.cells[p.index()] = EMPTY;
@@ -269,15 +315,17 @@ impl Board {
     fn line_patterns(&self, d: usize, l: usize, i: usize) -> [u8; 2] {
         let (b, w, wall) = self.window_bits(d, l, i);
         if self.caro {
-            let k = |own: u32, opp: u32| {
-                Window {
-                    own,
-                    opp,
-                    wall: wall & !(own | opp),
-                }
-                .key4()
-            };
-            [self.tables[0][k(b, w)], self.tables[1][k(w, b)]]
+            let (mut bb, mut bw, mut ww, mut wb) = (b, w, w, b);
+            if self.caro_long {
+                // Each side sees its own closed edge runs as opponent stones.
+                let (lb, lw) = (self.lines[0][d][l], self.lines[1][d][l]);
+                (bb, bw) = caro_edges(lb, lw, i, b, w);
+                (ww, wb) = caro_edges(lw, lb, i, w, b);
+            }
+            [
+                self.tables[0][caro_key(bb, bw, wall)],
+                self.tables[1][caro_key(ww, wb, wall)],
+            ]
         } else {
             let tb = POW3[pattern::outer(b) as usize] as usize;
             let tw = POW3[pattern::outer(w) as usize] as usize;
@@ -407,8 +455,18 @@ impl Board {
     fn update_line(&mut self, p: Pos, d: usize, l: usize, i: usize) {
         let len = self.geo.len[d][l] as isize;
         let delta = Dir::ALL[d].delta();
-        let lo = (i as isize - 5).max(0);
-        let hi = (i as isize + 5).min(len - 1);
+        let (mut lo, mut hi) = (i as isize - 5, i as isize + 5);
+        if self.caro_long {
+            // A run of one colour next to the stone carries the change further: a cell whose
+            // window edge lies on that run sees whether the run is closed.
+            let m = i as u32 + MARGIN;
+            let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
+            let up = ((b >> (m + 1)).trailing_ones()).max((w >> (m + 1)).trailing_ones());
+            let down = ((b << (32 - m)).leading_ones()).max((w << (32 - m)).leading_ones());
+            hi += up as isize;
+            lo -= down as isize;
+        }
+        let (lo, hi) = (lo.max(0), hi.min(len - 1));
         let forbid = self.forbid_black();
         for j in lo..=hi {
             let q = (p.0 as isize + (j - i as isize) * delta) as usize;
@@ -563,6 +621,23 @@ impl Board {
             }
         }
         w.own &= !(1 << 5);
+        if self.caro_long {
+            // An own run through the window's edge cell that an opponent stone closes beyond
+            // the window counts as closed at the edge (see `caro_edges`).
+            for (edge, dir) in [(-5isize, -1isize), (5, 1)] {
+                if w.own & (1 << (edge + 5)) == 0 {
+                    continue;
+                }
+                let mut k = edge;
+                while self.geo.step(p, d, k).and_then(|q| self.stone(q)) == Some(side) {
+                    k += dir;
+                }
+                if self.geo.step(p, d, k).and_then(|q| self.stone(q)) == Some(!side) {
+                    w.own &= !(1 << (edge + 5));
+                    w.opp |= 1 << (edge + 5);
+                }
+            }
+        }
         w
     }
 
