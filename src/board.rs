@@ -62,6 +62,43 @@ fn caro_edges(own_line: u32, opp_line: u32, i: usize, own: u32, opp: u32) -> (u3
     (own, opp)
 }
 
+/// `KEY_DIGIT[k + 5]`: the base-3 place value, in the key of the cell `k` steps along a line
+/// from a stone, of that stone's window cell (offset `-k` from the cell's centre; the centre
+/// itself, `k = 0`, has no digit).
+const KEY_DIGIT: [u16; 11] = {
+    let mut t = [0u16; 11];
+    let mut k = 0;
+    while k < 11 {
+        let bit = 10 - k; // window bit of offset -(k - 5)
+        t[k] = if bit == 5 {
+            0
+        } else {
+            POW3[1 << if bit < 5 { bit } else { bit - 1 }]
+        };
+        k += 1;
+    }
+    t
+};
+
+const fn key_deltas(colour: usize, sign: u32) -> [u32; 11] {
+    // Own 1 and blocked 2 in the side's key; black's key in the low half.
+    let (b, w) = if colour == 0 { (1, 2) } else { (2, 1) };
+    let mut t = [0u32; 11];
+    let mut k = 0;
+    while k < 11 {
+        let digit = KEY_DIGIT[k] as u32;
+        t[k] = ((digit * b) | ((digit * w) << 16)).wrapping_mul(sign);
+        k += 1;
+    }
+    t
+}
+
+/// `KEY_ADD[stone colour][k + 5]`: what a stone adds to the packed keys of the cell `k`
+/// steps from it (own 1, blocked 2; black's key in the low half).
+const KEY_ADD: [[u32; 11]; 2] = [key_deltas(0, 1), key_deltas(1, 1)];
+/// The same, subtracted (added with wrapping) by unplace.
+const KEY_SUB: [[u32; 11]; 2] = [key_deltas(0, u32::MAX), key_deltas(1, u32::MAX)];
+
 /// Content of a cell.
 pub const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -130,6 +167,12 @@ pub struct Board {
     cells: [u8; CELLS],
     /// `lines[colour][dir][line]`: bit `MARGIN + i` set when cell `i` of the line holds a stone.
     lines: [[[u32; crate::geometry::LINES]; 4]; 2],
+    /// `keys[dir][line][MARGIN + i]`: the base-3 table keys of the window of cell `i` of the
+    /// line, black's in the low half, white's in the high half, kept when the rule is not
+    /// caro. A stone changes one digit of each key within five of it, so make adds eleven
+    /// constants to eleven neighbouring words instead of reading windows off the line masks.
+    /// Margin slots take the adds too and are never read.
+    keys: [[[u32; 32]; crate::geometry::LINES]; 4],
     /// `pat[cell][side]`: the four line patterns, a nibble per direction (0 when occupied).
     pat: [[u16; 2]; CELLS],
     threat: [[Threat; 2]; CELLS],
@@ -165,6 +208,7 @@ impl Board {
             geo,
             cells: [OFF; CELLS],
             lines: [[[0; crate::geometry::LINES]; 4]; 2],
+            keys: [[[0; 32]; crate::geometry::LINES]; 4],
             pat: [[0; 2]; CELLS],
             threat: [[Threat::None; 2]; CELLS],
             counts: [[0; THREATS]; 2],
@@ -348,6 +392,16 @@ impl Board {
         self.pscore = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
+            for d in 0..4 {
+                let l = self.geo.line[d][c] as usize;
+                let i = self.geo.idx[d][c] as usize;
+                let (b, w, wall) = self.window_bits(d, l, i);
+                let key = |own: u32, blocked: u32| {
+                    POW3[pattern::outer(own) as usize] as u32
+                        + 2 * POW3[pattern::outer(blocked) as usize] as u32
+                };
+                self.keys[d][l][i + MARGIN as usize] = key(b, w | wall) | key(w, b | wall) << 16;
+            }
             if self.cells[c] != EMPTY {
                 self.pat[c] = [0; 2];
                 self.threat[c] = [Threat::None; 2];
@@ -417,7 +471,11 @@ impl Board {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
             self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
-            self.update_line(p, d, l, i);
+            if self.caro {
+                self.update_line(p, d, l, i);
+            } else {
+                self.update_line_keys(c, d, l, i, s);
+            }
         }
     }
 
@@ -434,8 +492,11 @@ impl Board {
         self.cells[c] = EMPTY;
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
-            let i = self.geo.idx[d][c] as u32;
-            self.lines[s][d][l] &= !(1 << (i + MARGIN));
+            let i = self.geo.idx[d][c] as usize;
+            self.lines[s][d][l] &= !(1 << (i as u32 + MARGIN));
+            if !self.caro {
+                self.add_key_digits(d, l, i, &KEY_SUB[s]);
+            }
         }
         for &o in &self.neigh {
             let q = (c + NEAR_BASE) as isize + o;
@@ -474,39 +535,83 @@ impl Board {
                 continue;
             }
             let ps = self.line_patterns(d, l, j as usize);
-            let old = self.pat[q];
-            let shift = 4 * d;
-            let mask = !(15u16 << shift);
-            let new = [
-                (old[0] & mask) | ((ps[0] as u16) << shift),
-                (old[1] & mask) | ((ps[1] as u16) << shift),
-            ];
-            if new == old {
-                continue;
-            }
-            self.changed.push(Changed {
-                pos: Pos(q as u16),
-                pat: old,
-                threat: self.threat[q],
-            });
-            self.pat[q] = new;
-            for s in 0..2 {
-                self.pscore[s] += PATTERN_VALUE[ps[s] as usize]
-                    - PATTERN_VALUE[((old[s] >> shift) & 15) as usize];
-            }
-            let t = [
-                COMBINED[forbid][new[0] as usize],
-                COMBINED[0][new[1] as usize],
-            ];
-            for s in 0..2 {
-                let ot = self.threat[q][s];
-                if ot != t[s] {
-                    self.counts[s][ot as usize] -= 1;
-                    self.counts[s][t[s] as usize] += 1;
-                }
-            }
-            self.threat[q] = t;
+            self.set_line_patterns(q, d, ps, forbid);
         }
+    }
+
+    /// Adds the eleven words of `delta` to the keys of the window around cell `i` of line `l`.
+    #[inline(always)]
+    fn add_key_digits(&mut self, d: usize, l: usize, i: usize, delta: &[u32; 11]) {
+        // Cell i sits on slot i + MARGIN, so its window is slots i..i + 11 (at most 32).
+        for (k, &add) in self.keys[d][l][i..i + 11].iter_mut().zip(delta) {
+            *k = k.wrapping_add(add);
+        }
+    }
+
+    /// Non-caro make along one direction (the stone of `s` is already in the line masks):
+    /// adds its digit to the keys within five, then re-grades the empty cells there.
+    #[inline(always)]
+    fn update_line_keys(&mut self, c: usize, d: usize, l: usize, i: usize, s: Color) {
+        self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
+        let occupied = self.lines[0][d][l] | self.lines[1][d][l] | self.geo.wall[d][l];
+        let mut empty = !occupied & (WINDOW << i);
+        if self.rule == Rule::Freestyle {
+            // Freestyle patterns never depend on the window's edge cells (a five through
+            // the centre spans offsets -4..=4 and longer runs win too; tested over every
+            // key): the cells five away keep their patterns.
+            empty &= !(1 << i | 1 << (i + 10));
+        }
+        let step = Dir::ALL[d].delta();
+        let forbid = self.forbid_black();
+        while empty != 0 {
+            let slot = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let key = self.keys[d][l][slot];
+            let q = (c as isize + (slot as isize - (i + MARGIN as usize) as isize) * step) as usize;
+            let ps = [
+                self.tables[0][(key & 0xFFFF) as usize],
+                self.tables[1][(key >> 16) as usize],
+            ];
+            self.set_line_patterns(q, d, ps, forbid);
+        }
+    }
+
+    /// Stores both sides' pattern along `d` of the empty cell `q`, recording the old state
+    /// and updating classes, counts and pattern scores.
+    #[inline(always)]
+    fn set_line_patterns(&mut self, q: usize, d: usize, ps: [u8; 2], forbid: usize) {
+        let old = self.pat[q];
+        let shift = 4 * d;
+        let mask = !(15u16 << shift);
+        let new = [
+            (old[0] & mask) | ((ps[0] as u16) << shift),
+            (old[1] & mask) | ((ps[1] as u16) << shift),
+        ];
+        if new == old {
+            return;
+        }
+        self.changed.push(Changed {
+            pos: Pos(q as u16),
+            pat: old,
+            threat: self.threat[q],
+        });
+        self.pat[q] = new;
+        for s in 0..2 {
+            self.pscore[s] +=
+                PATTERN_VALUE[ps[s] as usize] - PATTERN_VALUE[((old[s] >> shift) & 15) as usize];
+        }
+        let t = [
+            COMBINED[forbid][new[0] as usize],
+            COMBINED[0][new[1] as usize],
+        ];
+        for s in 0..2 {
+            let ot = self.threat[q][s];
+            if ot != t[s] {
+                self.counts[s][ot as usize] -= 1;
+                self.counts[s][t[s] as usize] += 1;
+            }
+        }
+        self.threat[q] = t;
     }
 
     /// Passes: the side to move changes, no stone is placed.
@@ -597,6 +702,12 @@ impl Board {
                 "near {p}"
             );
             assert_eq!(self.pat[c], fresh.pat[c], "patterns of {p}");
+            for d in 0..4 {
+                let slot = self.geo.idx[d][c] as usize + MARGIN as usize;
+                let l = self.geo.line[d][c] as usize;
+                let ok = self.caro || self.keys[d][l][slot] == fresh.keys[d][l][slot];
+                assert!(ok, "table keys of {p} along {d}");
+            }
             assert_eq!(self.threat[c], fresh.threat[c], "threat of {p}");
         }
         assert_eq!(self.counts, fresh.counts, "threat counts diverged");
@@ -646,18 +757,22 @@ impl Board {
         self.pscore = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
-            if self.cells[c] != EMPTY {
-                self.pat[c] = [0; 2];
-                self.threat[c] = [Threat::None; 2];
-                continue;
-            }
             let mut packed = [0u16; 2];
             for d in Dir::ALL {
                 for side in Color::ALL {
                     let w = self.cell_window(p, d, side);
+                    let slot = &mut self.keys[d as usize][self.geo.line[d as usize][c] as usize]
+                        [self.geo.idx[d as usize][c] as usize + MARGIN as usize];
+                    let half = 16 * side.index() as u32;
+                    *slot = (*slot & !(0xFFFF << half)) | (w.key3() as u32) << half;
                     let pt = pattern::lookup(self.tables[side.index()], w, self.caro);
                     packed[side.index()] |= (pt as u16) << (4 * d as usize);
                 }
+            }
+            if self.cells[c] != EMPTY {
+                self.pat[c] = [0; 2];
+                self.threat[c] = [Threat::None; 2];
+                continue;
             }
             self.pat[c] = packed;
             self.threat[c] = [
