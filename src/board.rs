@@ -4,7 +4,7 @@
 //! a per-ply record.
 
 use crate::geometry::{Geometry, MARGIN};
-use crate::pattern::{self, LineRule, Pattern, Window, POW3, WINDOW};
+use crate::pattern::{self, LineRule, Pattern, Window, KEYS3, POW3, WINDOW};
 use crate::threat::{nibble, Threat, COMBINED, THREATS};
 use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 use crate::zobrist;
@@ -98,6 +98,10 @@ const fn key_deltas(colour: usize, sign: u32) -> [u32; 11] {
 const KEY_ADD: [[u32; 11]; 2] = [key_deltas(0, 1), key_deltas(1, 1)];
 /// The same, subtracted (added with wrapping) by unplace.
 const KEY_SUB: [[u32; 11]; 2] = [key_deltas(0, u32::MAX), key_deltas(1, u32::MAX)];
+
+/// Most cells one stone can re-grade: every cell of its four lines (caro overlines can carry
+/// a change beyond five cells).
+const MAX_REGRADED: usize = 4 * crate::types::MAX_SIZE;
 
 /// Content of a cell.
 pub const EMPTY: u8 = 0;
@@ -464,6 +468,8 @@ impl Board {
             pscore: self.pscore,
             changed_from: self.changed.len() as u32,
         });
+        // Room for this record and every re-grade below, so they can skip the capacity check.
+        self.changed.reserve(MAX_REGRADED + 1);
         self.changed.push(Changed {
             pos: p,
             pat: self.pat[c],
@@ -591,10 +597,17 @@ impl Board {
             empty &= empty - 1;
             let key = self.keys[d][l][slot];
             let q = (c as isize + (slot as isize - (i + MARGIN as usize) as isize) * step) as usize;
-            let ps = [
-                self.tables[0][(key & 0xFFFF) as usize],
-                self.tables[1][(key >> 16) as usize],
-            ];
+            let (kb, kw) = ((key & 0xFFFF) as usize, (key >> 16) as usize);
+            debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() == KEYS3);
+            // SAFETY: a key is ten base-3 digits (own 1, blocked 2), so it is below
+            // KEYS3 = 3^10, the length of every non-caro table; the debug recomputation
+            // checks every key against the cells after every make and undo.
+            let ps = unsafe {
+                [
+                    *self.tables[0].get_unchecked(kb),
+                    *self.tables[1].get_unchecked(kw),
+                ]
+            };
             self.set_line_patterns(q, d, ps, forbid);
         }
     }
@@ -613,15 +626,24 @@ impl Board {
         if new == old {
             return;
         }
-        self.changed.push(Changed {
+        let rec = Changed {
             pos: Pos(q as u16),
             pat: old,
             threat: self.threat[q],
-        });
+        };
+        let len = self.changed.len();
+        debug_assert!(len < self.changed.capacity());
+        // SAFETY: `place` reserved room for every cell one stone can re-grade (MAX_REGRADED)
+        // before calling here, and this is the only writer between that and the next place.
+        unsafe {
+            self.changed.as_mut_ptr().add(len).write(rec);
+            self.changed.set_len(len + 1);
+        }
         self.pat[q] = new;
         for s in 0..2 {
-            self.pscore[s] +=
-                PATTERN_VALUE[ps[s] as usize] - PATTERN_VALUE[((old[s] >> shift) & 15) as usize];
+            // `& 15` on both nibbles: the index is in range without a bounds check.
+            let (from, to) = ((old[s] >> shift) & 15, ps[s] as u16 & 15);
+            self.pscore[s] += PATTERN_VALUE[to as usize] - PATTERN_VALUE[from as usize];
         }
         let t = [
             COMBINED[forbid][new[0] as usize],
