@@ -4,7 +4,7 @@
 //! a per-ply record.
 
 use crate::geometry::{Geometry, MARGIN};
-use crate::pattern::{self, LineRule, Pattern, Window, POW3, WINDOW};
+use crate::pattern::{self, LineRule, Pattern, Window, KEYS3, POW3, WINDOW};
 use crate::threat::{nibble, Threat, COMBINED, THREATS};
 use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 use crate::zobrist;
@@ -19,6 +19,89 @@ fn packed_value(packed: u16) -> i32 {
         .map(|d| PATTERN_VALUE[((packed >> (4 * d)) & 15) as usize])
         .sum()
 }
+
+/// The 20-bit caro key of one side's window (wall cells hold no stone).
+#[inline(always)]
+fn caro_key(own: u32, opp: u32, wall: u32) -> usize {
+    Window {
+        own,
+        opp,
+        wall: wall & !(own | opp),
+    }
+    .key4()
+}
+
+/// Caro without exact five: the window at shift `i` of a line sees own stones `own` and
+/// opponent stones `opp`. When its edge cell (offset -5 or +5) holds an own stone whose run
+/// goes on beyond the window and ends at an opponent stone, the edge cell is returned as an
+/// opponent stone. That keeps every five through the centre the same: such a five covers
+/// offsets -4..=0 (or 0..=4) already, so it stays five or more long, and its end is closed
+/// either way. Without it, `O XXXXX.X O` with the gap filled counted as a five.
+#[inline]
+fn caro_edges(own_line: u32, opp_line: u32, i: usize, own: u32, opp: u32) -> (u32, u32) {
+    let (mut own, mut opp) = (own, opp);
+    // Own stones sit only on line bits MARGIN..MARGIN + 22, so a set edge bit means
+    // `i >= MARGIN` below and `i + 11 <= 28` above: the shifts stay in range, and the margin
+    // bits (never own) end every run.
+    if own & 1 != 0 {
+        let beyond = !own_line & ((1u32 << i) - 1);
+        let end = 31 - beyond.leading_zeros();
+        if opp_line >> end & 1 != 0 {
+            own &= !1;
+            opp |= 1;
+        }
+    }
+    if own & (1 << 10) != 0 {
+        let beyond = !own_line & (u32::MAX << (i + 11));
+        let end = beyond.trailing_zeros();
+        if opp_line >> end & 1 != 0 {
+            own &= !(1 << 10);
+            opp |= 1 << 10;
+        }
+    }
+    (own, opp)
+}
+
+/// `KEY_DIGIT[k + 5]`: the base-3 place value, in the key of the cell `k` steps along a line
+/// from a stone, of that stone's window cell (offset `-k` from the cell's centre; the centre
+/// itself, `k = 0`, has no digit).
+const KEY_DIGIT: [u16; 11] = {
+    let mut t = [0u16; 11];
+    let mut k = 0;
+    while k < 11 {
+        let bit = 10 - k; // window bit of offset -(k - 5)
+        t[k] = if bit == 5 {
+            0
+        } else {
+            POW3[1 << if bit < 5 { bit } else { bit - 1 }]
+        };
+        k += 1;
+    }
+    t
+};
+
+const fn key_deltas(colour: usize, sign: u32) -> [u32; 11] {
+    // Own 1 and blocked 2 in the side's key; black's key in the low half.
+    let (b, w) = if colour == 0 { (1, 2) } else { (2, 1) };
+    let mut t = [0u32; 11];
+    let mut k = 0;
+    while k < 11 {
+        let digit = KEY_DIGIT[k] as u32;
+        t[k] = ((digit * b) | ((digit * w) << 16)).wrapping_mul(sign);
+        k += 1;
+    }
+    t
+}
+
+/// `KEY_ADD[stone colour][k + 5]`: what a stone adds to the packed keys of the cell `k`
+/// steps from it (own 1, blocked 2; black's key in the low half).
+const KEY_ADD: [[u32; 11]; 2] = [key_deltas(0, 1), key_deltas(1, 1)];
+/// The same, subtracted (added with wrapping) by unplace.
+const KEY_SUB: [[u32; 11]; 2] = [key_deltas(0, u32::MAX), key_deltas(1, u32::MAX)];
+
+/// Most cells one stone can re-grade: every cell of its four lines (caro overlines can carry
+/// a change beyond five cells).
+const MAX_REGRADED: usize = 4 * crate::types::MAX_SIZE;
 
 /// Content of a cell.
 pub const EMPTY: u8 = 0;
@@ -44,6 +127,16 @@ impl Default for Neighbourhood {
 }
 
 impl Neighbourhood {
+    fn row_masks(self) -> [u64; 7] {
+        let mut rows = [0u64; 7];
+        for o in self.offsets() {
+            // o = dy * STRIDE + dx with |dx|, |dy| <= 3.
+            let shifted = (o + NEAR_BASE as isize) as usize;
+            rows[shifted / STRIDE] |= 1 << (8 * (shifted % STRIDE));
+        }
+        rows
+    }
+
     fn offsets(self) -> Vec<isize> {
         let r = self.square.min(3) as isize;
         let l = self.line.min(3) as isize;
@@ -88,6 +181,12 @@ pub struct Board {
     cells: [u8; CELLS],
     /// `lines[colour][dir][line]`: bit `MARGIN + i` set when cell `i` of the line holds a stone.
     lines: [[[u32; crate::geometry::LINES]; 4]; 2],
+    /// `keys[dir][line][MARGIN + i]`: the base-3 table keys of the window of cell `i` of the
+    /// line, black's in the low half, white's in the high half, kept when the rule is not
+    /// caro. A stone changes one digit of each key within five of it, so make adds eleven
+    /// constants to eleven neighbouring words instead of reading windows off the line masks.
+    /// Margin slots take the adds too and are never read.
+    keys: [[[u32; 32]; crate::geometry::LINES]; 4],
     /// `pat[cell][side]`: the four line patterns, a nibble per direction (0 when occupied).
     pat: [[u16; 2]; CELLS],
     threat: [[Threat; 2]; CELLS],
@@ -96,6 +195,9 @@ pub struct Board {
     pscore: [i32; 2],
     near: [u8; CELLS + 2 * NEAR_BASE],
     neigh: Vec<isize>,
+    /// The same neighbourhood as eight-byte masks, one per row `dy = -3..=3`: byte `dx + 3`
+    /// is 1 for each offset. Make adds each to the eight `near` bytes from `dx = -3`.
+    neigh_rows: [u64; 7],
     hash: u64,
     to_move: Color,
     moves: Vec<Pos>,
@@ -103,6 +205,9 @@ pub struct Board {
     changed: Vec<Changed>,
     tables: [&'static [u8]; 2],
     caro: bool,
+    /// Caro without the exact-five condition: a run of six or more can leave the eleven-cell
+    /// window, and whether an opponent stone closes it beyond the window decides a five.
+    caro_long: bool,
 }
 
 impl Board {
@@ -120,12 +225,14 @@ impl Board {
             geo,
             cells: [OFF; CELLS],
             lines: [[[0; crate::geometry::LINES]; 4]; 2],
+            keys: [[[0; 32]; crate::geometry::LINES]; 4],
             pat: [[0; 2]; CELLS],
             threat: [[Threat::None; 2]; CELLS],
             counts: [[0; THREATS]; 2],
             pscore: [0; 2],
             near: [0; CELLS + 2 * NEAR_BASE],
             neigh: nb.offsets(),
+            neigh_rows: nb.row_masks(),
             hash: 0,
             to_move: Color::Black,
             moves: Vec::with_capacity(size * size),
@@ -136,6 +243,7 @@ impl Board {
                 pattern::table(LineRule::of(rule, Color::White)),
             ],
             caro: matches!(rule, Rule::Caro { .. }),
+            caro_long: rule == Rule::Caro { exact: false },
         };
         for &p in &geo.centre_out {
             b.cells[p.index()] = EMPTY;
@@ -269,15 +377,17 @@ impl Board {
     fn line_patterns(&self, d: usize, l: usize, i: usize) -> [u8; 2] {
         let (b, w, wall) = self.window_bits(d, l, i);
         if self.caro {
-            let k = |own: u32, opp: u32| {
-                Window {
-                    own,
-                    opp,
-                    wall: wall & !(own | opp),
-                }
-                .key4()
-            };
-            [self.tables[0][k(b, w)], self.tables[1][k(w, b)]]
+            let (mut bb, mut bw, mut ww, mut wb) = (b, w, w, b);
+            if self.caro_long {
+                // Each side sees its own closed edge runs as opponent stones.
+                let (lb, lw) = (self.lines[0][d][l], self.lines[1][d][l]);
+                (bb, bw) = caro_edges(lb, lw, i, b, w);
+                (ww, wb) = caro_edges(lw, lb, i, w, b);
+            }
+            [
+                self.tables[0][caro_key(bb, bw, wall)],
+                self.tables[1][caro_key(ww, wb, wall)],
+            ]
         } else {
             let tb = POW3[pattern::outer(b) as usize] as usize;
             let tw = POW3[pattern::outer(w) as usize] as usize;
@@ -300,6 +410,16 @@ impl Board {
         self.pscore = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
+            for d in 0..4 {
+                let l = self.geo.line[d][c] as usize;
+                let i = self.geo.idx[d][c] as usize;
+                let (b, w, wall) = self.window_bits(d, l, i);
+                let key = |own: u32, blocked: u32| {
+                    POW3[pattern::outer(own) as usize] as u32
+                        + 2 * POW3[pattern::outer(blocked) as usize] as u32
+                };
+                self.keys[d][l][i + MARGIN as usize] = key(b, w | wall) | key(w, b | wall) << 16;
+            }
             if self.cells[c] != EMPTY {
                 self.pat[c] = [0; 2];
                 self.threat[c] = [Threat::None; 2];
@@ -348,6 +468,8 @@ impl Board {
             pscore: self.pscore,
             changed_from: self.changed.len() as u32,
         });
+        // Room for this record and every re-grade below, so they can skip the capacity check.
+        self.changed.reserve(MAX_REGRADED + 1);
         self.changed.push(Changed {
             pos: p,
             pat: self.pat[c],
@@ -361,15 +483,31 @@ impl Board {
         self.threat[c] = [Threat::None; 2];
         self.cells[c] = s as u8 + 1;
         self.hash ^= zobrist::keys().stone[s.index()][c];
-        for &o in &self.neigh {
-            let q = (c + NEAR_BASE) as isize + o;
-            self.near[q as usize] += 1;
-        }
+        self.add_near(c, false);
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
             self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
-            self.update_line(p, d, l, i);
+            if self.caro {
+                self.update_line(p, d, l, i);
+            } else {
+                self.update_line_keys(c, d, l, i, s);
+            }
+        }
+    }
+
+    /// Counts (or uncounts) a stone on `c` in the `near` bytes of its neighbourhood, a row
+    /// of eight bytes at a time: 7 word adds instead of 32 byte adds (no byte carries over,
+    /// a count never passes the 32 offsets).
+    #[inline(always)]
+    fn add_near(&mut self, c: usize, remove: bool) {
+        for (r, &mask) in self.neigh_rows.iter().enumerate() {
+            // Row r holds dy = r - 3; its first byte is dx = -3, at c + NEAR_BASE + (r-3) *
+            // STRIDE - 3 >= c.
+            let at = c + r * STRIDE;
+            let bytes: &mut [u8; 8] = (&mut self.near[at..at + 8]).try_into().unwrap();
+            let v = u64::from_le_bytes(*bytes);
+            *bytes = if remove { v - mask } else { v + mask }.to_le_bytes();
         }
     }
 
@@ -386,13 +524,13 @@ impl Board {
         self.cells[c] = EMPTY;
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
-            let i = self.geo.idx[d][c] as u32;
-            self.lines[s][d][l] &= !(1 << (i + MARGIN));
+            let i = self.geo.idx[d][c] as usize;
+            self.lines[s][d][l] &= !(1 << (i as u32 + MARGIN));
+            if !self.caro {
+                self.add_key_digits(d, l, i, &KEY_SUB[s]);
+            }
         }
-        for &o in &self.neigh {
-            let q = (c + NEAR_BASE) as isize + o;
-            self.near[q as usize] -= 1;
-        }
+        self.add_near(c, true);
         for ch in self.changed.drain(rec.changed_from as usize..).rev() {
             self.pat[ch.pos.index()] = ch.pat;
             self.threat[ch.pos.index()] = ch.threat;
@@ -407,8 +545,18 @@ impl Board {
     fn update_line(&mut self, p: Pos, d: usize, l: usize, i: usize) {
         let len = self.geo.len[d][l] as isize;
         let delta = Dir::ALL[d].delta();
-        let lo = (i as isize - 5).max(0);
-        let hi = (i as isize + 5).min(len - 1);
+        let (mut lo, mut hi) = (i as isize - 5, i as isize + 5);
+        if self.caro_long {
+            // A run of one colour next to the stone carries the change further: a cell whose
+            // window edge lies on that run sees whether the run is closed.
+            let m = i as u32 + MARGIN;
+            let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
+            let up = ((b >> (m + 1)).trailing_ones()).max((w >> (m + 1)).trailing_ones());
+            let down = ((b << (32 - m)).leading_ones()).max((w << (32 - m)).leading_ones());
+            hi += up as isize;
+            lo -= down as isize;
+        }
+        let (lo, hi) = (lo.max(0), hi.min(len - 1));
         let forbid = self.forbid_black();
         for j in lo..=hi {
             let q = (p.0 as isize + (j - i as isize) * delta) as usize;
@@ -416,39 +564,99 @@ impl Board {
                 continue;
             }
             let ps = self.line_patterns(d, l, j as usize);
-            let old = self.pat[q];
-            let shift = 4 * d;
-            let mask = !(15u16 << shift);
-            let new = [
-                (old[0] & mask) | ((ps[0] as u16) << shift),
-                (old[1] & mask) | ((ps[1] as u16) << shift),
-            ];
-            if new == old {
-                continue;
-            }
-            self.changed.push(Changed {
-                pos: Pos(q as u16),
-                pat: old,
-                threat: self.threat[q],
-            });
-            self.pat[q] = new;
-            for s in 0..2 {
-                self.pscore[s] += PATTERN_VALUE[ps[s] as usize]
-                    - PATTERN_VALUE[((old[s] >> shift) & 15) as usize];
-            }
-            let t = [
-                COMBINED[forbid][new[0] as usize],
-                COMBINED[0][new[1] as usize],
-            ];
-            for s in 0..2 {
-                let ot = self.threat[q][s];
-                if ot != t[s] {
-                    self.counts[s][ot as usize] -= 1;
-                    self.counts[s][t[s] as usize] += 1;
-                }
-            }
-            self.threat[q] = t;
+            self.set_line_patterns(q, d, ps, forbid);
         }
+    }
+
+    /// Adds the eleven words of `delta` to the keys of the window around cell `i` of line `l`.
+    #[inline(always)]
+    fn add_key_digits(&mut self, d: usize, l: usize, i: usize, delta: &[u32; 11]) {
+        // Cell i sits on slot i + MARGIN, so its window is slots i..i + 11 (at most 32).
+        for (k, &add) in self.keys[d][l][i..i + 11].iter_mut().zip(delta) {
+            *k = k.wrapping_add(add);
+        }
+    }
+
+    /// Non-caro make along one direction (the stone of `s` is already in the line masks):
+    /// adds its digit to the keys within five, then re-grades the empty cells there.
+    #[inline(always)]
+    fn update_line_keys(&mut self, c: usize, d: usize, l: usize, i: usize, s: Color) {
+        self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
+        let occupied = self.lines[0][d][l] | self.lines[1][d][l] | self.geo.wall[d][l];
+        let mut empty = !occupied & (WINDOW << i);
+        if self.rule == Rule::Freestyle {
+            // Freestyle patterns never depend on the window's edge cells (a five through
+            // the centre spans offsets -4..=4 and longer runs win too; tested over every
+            // key): the cells five away keep their patterns.
+            empty &= !(1 << i | 1 << (i + 10));
+        }
+        let step = Dir::ALL[d].delta();
+        let forbid = self.forbid_black();
+        while empty != 0 {
+            let slot = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let key = self.keys[d][l][slot];
+            let q = (c as isize + (slot as isize - (i + MARGIN as usize) as isize) * step) as usize;
+            let (kb, kw) = ((key & 0xFFFF) as usize, (key >> 16) as usize);
+            debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() == KEYS3);
+            // SAFETY: a key is ten base-3 digits (own 1, blocked 2), so it is below
+            // KEYS3 = 3^10, the length of every non-caro table; the debug recomputation
+            // checks every key against the cells after every make and undo.
+            let ps = unsafe {
+                [
+                    *self.tables[0].get_unchecked(kb),
+                    *self.tables[1].get_unchecked(kw),
+                ]
+            };
+            self.set_line_patterns(q, d, ps, forbid);
+        }
+    }
+
+    /// Stores both sides' pattern along `d` of the empty cell `q`, recording the old state
+    /// and updating classes, counts and pattern scores.
+    #[inline(always)]
+    fn set_line_patterns(&mut self, q: usize, d: usize, ps: [u8; 2], forbid: usize) {
+        let old = self.pat[q];
+        let shift = 4 * d;
+        let mask = !(15u16 << shift);
+        let new = [
+            (old[0] & mask) | ((ps[0] as u16) << shift),
+            (old[1] & mask) | ((ps[1] as u16) << shift),
+        ];
+        if new == old {
+            return;
+        }
+        let rec = Changed {
+            pos: Pos(q as u16),
+            pat: old,
+            threat: self.threat[q],
+        };
+        let len = self.changed.len();
+        debug_assert!(len < self.changed.capacity());
+        // SAFETY: `place` reserved room for every cell one stone can re-grade (MAX_REGRADED)
+        // before calling here, and this is the only writer between that and the next place.
+        unsafe {
+            self.changed.as_mut_ptr().add(len).write(rec);
+            self.changed.set_len(len + 1);
+        }
+        self.pat[q] = new;
+        for s in 0..2 {
+            // `& 15` on both nibbles: the index is in range without a bounds check.
+            let (from, to) = ((old[s] >> shift) & 15, ps[s] as u16 & 15);
+            self.pscore[s] += PATTERN_VALUE[to as usize] - PATTERN_VALUE[from as usize];
+        }
+        let t = [
+            COMBINED[forbid][new[0] as usize],
+            COMBINED[0][new[1] as usize],
+        ];
+        for s in 0..2 {
+            let ot = self.threat[q][s];
+            if ot != t[s] {
+                self.counts[s][ot as usize] -= 1;
+                self.counts[s][t[s] as usize] += 1;
+            }
+        }
+        self.threat[q] = t;
     }
 
     /// Passes: the side to move changes, no stone is placed.
@@ -539,6 +747,12 @@ impl Board {
                 "near {p}"
             );
             assert_eq!(self.pat[c], fresh.pat[c], "patterns of {p}");
+            for d in 0..4 {
+                let slot = self.geo.idx[d][c] as usize + MARGIN as usize;
+                let l = self.geo.line[d][c] as usize;
+                let ok = self.caro || self.keys[d][l][slot] == fresh.keys[d][l][slot];
+                assert!(ok, "table keys of {p} along {d}");
+            }
             assert_eq!(self.threat[c], fresh.threat[c], "threat of {p}");
         }
         assert_eq!(self.counts, fresh.counts, "threat counts diverged");
@@ -563,6 +777,23 @@ impl Board {
             }
         }
         w.own &= !(1 << 5);
+        if self.caro_long {
+            // An own run through the window's edge cell that an opponent stone closes beyond
+            // the window counts as closed at the edge (see `caro_edges`).
+            for (edge, dir) in [(-5isize, -1isize), (5, 1)] {
+                if w.own & (1 << (edge + 5)) == 0 {
+                    continue;
+                }
+                let mut k = edge;
+                while self.geo.step(p, d, k).and_then(|q| self.stone(q)) == Some(side) {
+                    k += dir;
+                }
+                if self.geo.step(p, d, k).and_then(|q| self.stone(q)) == Some(!side) {
+                    w.own &= !(1 << (edge + 5));
+                    w.opp |= 1 << (edge + 5);
+                }
+            }
+        }
         w
     }
 
@@ -571,18 +802,22 @@ impl Board {
         self.pscore = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
-            if self.cells[c] != EMPTY {
-                self.pat[c] = [0; 2];
-                self.threat[c] = [Threat::None; 2];
-                continue;
-            }
             let mut packed = [0u16; 2];
             for d in Dir::ALL {
                 for side in Color::ALL {
                     let w = self.cell_window(p, d, side);
+                    let slot = &mut self.keys[d as usize][self.geo.line[d as usize][c] as usize]
+                        [self.geo.idx[d as usize][c] as usize + MARGIN as usize];
+                    let half = 16 * side.index() as u32;
+                    *slot = (*slot & !(0xFFFF << half)) | (w.key3() as u32) << half;
                     let pt = pattern::lookup(self.tables[side.index()], w, self.caro);
                     packed[side.index()] |= (pt as u16) << (4 * d as usize);
                 }
+            }
+            if self.cells[c] != EMPTY {
+                self.pat[c] = [0; 2];
+                self.threat[c] = [Threat::None; 2];
+                continue;
             }
             self.pat[c] = packed;
             self.threat[c] = [

@@ -1,0 +1,75 @@
+//! Move generation properties on fuzzed games: every generated move is legal (on the board,
+//! empty, not forbidden for black under renju); every empty point near a stone that is not
+//! forbidden is generated; fours and fives agree with the threat classes; the incremental
+//! state equals a fresh recomputation; undo restores the hash.
+#![no_main]
+
+mod common;
+
+use common::{decode, Game};
+use libfuzzer_sys::fuzz_target;
+use wuzi::movegen::{generate, GenKind};
+use wuzi::threat::Threat;
+use wuzi::types::{Color, Pos};
+use wuzi::Board;
+
+/// A stone within Chebyshev distance 2, or along a line within 3 (the default
+/// neighbourhood), by scanning the cells.
+fn near_by_scan(b: &Board, p: Pos) -> bool {
+    b.cells().iter().any(|&q| {
+        let (dx, dy) = (p.x().abs_diff(q.x()), p.y().abs_diff(q.y()));
+        let d = dx.max(dy);
+        b.stone(q).is_some() && d > 0 && (d <= 2 || (d <= 3 && (dx == 0 || dy == 0 || dx == dy)))
+    })
+}
+
+fn check(g: &mut Game) {
+    let b = &mut g.board;
+    b.assert_consistent();
+    let side = b.to_move();
+    let renju_black = b.rule().has_forbidden() && side == Color::Black;
+    let cells = b.cells();
+    let mut forbidden = Vec::new();
+    for &p in cells {
+        if renju_black && b.is_empty(p) && b.is_forbidden(p) {
+            forbidden.push(p);
+        }
+    }
+    generate(b, GenKind::Candidates, &mut g.list);
+    let first = b.stone_count() == 0;
+    for m in g.list.iter() {
+        assert!(
+            m.on_board(b.size()) && b.is_empty(m),
+            "{m} is not an empty point"
+        );
+        assert!(!forbidden.contains(&m), "{m} is forbidden");
+        assert!(first || near_by_scan(b, m), "{m} is not near a stone");
+    }
+    if !first {
+        for &p in cells {
+            let want = b.is_empty(p) && near_by_scan(b, p) && !forbidden.contains(&p);
+            assert_eq!(g.list.contains(p), want, "candidate {p}");
+        }
+    }
+    for (kind, least) in [
+        (GenKind::Fives, Threat::Five),
+        (GenKind::Fours, Threat::Block4),
+    ] {
+        generate(b, kind, &mut g.list);
+        for &p in cells {
+            let want = b.is_empty(p) && b.threat(p, side) >= least && !forbidden.contains(&p);
+            assert_eq!(g.list.contains(p), want, "{kind:?} {p}");
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((size, rule, actions)) = decode(data) else {
+        return;
+    };
+    let mut g = Game::new(size, rule);
+    for a in &actions {
+        g.play(a);
+        check(&mut g);
+    }
+});

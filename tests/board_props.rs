@@ -1,0 +1,368 @@
+//! Property tests of the board and the move generator over random games: every size
+//! 5..=22, every rule, passes and take-backs mixed in. The dev profile keeps debug assertions,
+//! so `Board::assert_consistent` (a recomputation of every incremental field from the cells)
+//! also runs after every make and undo here.
+//!
+//! Checked after every move:
+//! - undo restores the exact state (hash, side, move list, every cell's stone, patterns,
+//!   class and nearness, the class counts and pattern scores);
+//! - `Candidates` returns exactly the empty points near a stone (by an independent scan of the
+//!   cells) that are not forbidden for black under renju;
+//! - `Fives` and `Fours` return exactly the points where an independent cell-array model finds
+//!   a winning five, or a four (a stone after which one more stone makes a five through it).
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use wuzi::movegen::{generate, GenKind, MoveList};
+use wuzi::pattern::Pattern;
+use wuzi::threat::Threat;
+use wuzi::types::{Color, Dir, Pos, Rule};
+use wuzi::Board;
+
+/// One cell as observed: stone, both sides' classes, both sides' four patterns, nearness.
+type CellView = (Option<Color>, [Threat; 2], [Pattern; 8], bool);
+
+/// Everything observable about a board, for exact before/after comparisons.
+#[derive(Debug, PartialEq)]
+struct Snapshot {
+    hash: u64,
+    to_move: Color,
+    moves: Vec<Pos>,
+    cells: Vec<CellView>,
+    counts: Vec<u16>,
+    pscore: [i32; 2],
+}
+
+fn snapshot(b: &Board) -> Snapshot {
+    let cells = b
+        .cells()
+        .iter()
+        .map(|&p| {
+            let mut pats = [Pattern::Dead; 8];
+            for (k, d) in Dir::ALL.into_iter().enumerate() {
+                pats[k] = b.pattern(p, Color::Black, d);
+                pats[4 + k] = b.pattern(p, Color::White, d);
+            }
+            let threats = [b.threat(p, Color::Black), b.threat(p, Color::White)];
+            (b.stone(p), threats, pats, b.is_near(p))
+        })
+        .collect();
+    let counts = Color::ALL
+        .into_iter()
+        .flat_map(|c| Threat::ALL.into_iter().map(move |t| (c, t)))
+        .map(|(c, t)| b.count(c, t))
+        .collect();
+    Snapshot {
+        hash: b.hash(),
+        to_move: b.to_move(),
+        moves: b.moves().to_vec(),
+        cells,
+        counts,
+        pscore: [b.pattern_score(Color::Black), b.pattern_score(Color::White)],
+    }
+}
+
+/// Independent of the board's counters: a stone within Chebyshev distance 2, or along one of
+/// the four lines within 3 (the default neighbourhood).
+fn near_by_scan(b: &Board, p: Pos) -> bool {
+    b.cells().iter().any(|&q| {
+        let (dx, dy) = (p.x().abs_diff(q.x()), p.y().abs_diff(q.y()));
+        let d = dx.max(dy);
+        b.stone(q).is_some() && d > 0 && (d <= 2 || (d <= 3 && (dx == 0 || dy == 0 || dx == dy)))
+    })
+}
+
+/// A plain cell-array model of one position: wins and fours without tables or masks.
+struct Model {
+    size: isize,
+    cells: Vec<Option<Color>>,
+    rule: Rule,
+}
+
+impl Model {
+    fn of(b: &Board) -> Model {
+        let n = b.size();
+        let cells = (0..n * n)
+            .map(|i| b.stone(Pos::new(i % n, i / n)))
+            .collect();
+        Model {
+            size: n as isize,
+            cells,
+            rule: b.rule(),
+        }
+    }
+
+    fn at(&self, x: isize, y: isize) -> Option<Option<Color>> {
+        let ok = (0..self.size).contains(&x) && (0..self.size).contains(&y);
+        ok.then(|| self.cells[(y * self.size + x) as usize])
+    }
+
+    fn set(&mut self, x: isize, y: isize, c: Option<Color>) {
+        self.cells[(y * self.size + x) as usize] = c;
+    }
+
+    /// Does the stone of `s` on (x, y) stand in a winning run along `d`?
+    fn wins_along(&self, x: isize, y: isize, d: Dir, s: Color) -> bool {
+        let (dx, dy) = d.step();
+        let mut lo = 0;
+        while self.at(x + (lo - 1) * dx, y + (lo - 1) * dy) == Some(Some(s)) {
+            lo -= 1;
+        }
+        let mut hi = 0;
+        while self.at(x + (hi + 1) * dx, y + (hi + 1) * dy) == Some(Some(s)) {
+            hi += 1;
+        }
+        let len = hi - lo + 1;
+        let exact = match self.rule {
+            Rule::Freestyle => false,
+            Rule::Standard => true,
+            Rule::Renju => s == Color::Black,
+            Rule::Caro { exact } => exact,
+        };
+        let long_enough = if exact { len == 5 } else { len >= 5 };
+        let opp = Some(Some(!s));
+        let closed = self.at(x + (lo - 1) * dx, y + (lo - 1) * dy) == opp
+            && self.at(x + (hi + 1) * dx, y + (hi + 1) * dy) == opp;
+        long_enough && !(matches!(self.rule, Rule::Caro { .. }) && closed)
+    }
+
+    fn wins(&self, x: isize, y: isize, s: Color) -> bool {
+        Dir::ALL.into_iter().any(|d| self.wins_along(x, y, d, s))
+    }
+
+    /// With `s` on the empty (x, y): does one more stone within four along a line make a
+    /// winning run through (x, y)? (True also when the stone itself wins.)
+    fn four_or_five(&mut self, x: isize, y: isize, s: Color) -> bool {
+        self.set(x, y, Some(s));
+        let mut found = self.wins(x, y, s);
+        for d in Dir::ALL {
+            let (dx, dy) = d.step();
+            for k in -4..=4 {
+                let (qx, qy) = (x + k * dx, y + k * dy);
+                if found || self.at(qx, qy) != Some(None) {
+                    continue;
+                }
+                self.set(qx, qy, Some(s));
+                found = self.wins_along(x, y, d, s);
+                self.set(qx, qy, None);
+            }
+        }
+        self.set(x, y, None);
+        found
+    }
+}
+
+fn sorted(list: &MoveList) -> Vec<Pos> {
+    let mut v: Vec<Pos> = list.iter().collect();
+    v.sort();
+    v
+}
+
+/// The board as text (`X` black, `O` white), for failure messages.
+fn diagram(b: &Board) -> String {
+    let n = b.size();
+    let mut s = String::new();
+    for y in 0..n {
+        for x in 0..n {
+            s.push(match b.stone(Pos::new(x, y)) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '.',
+            });
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Checks the generator on the current position.
+fn check_generation(b: &mut Board, list: &mut MoveList) {
+    let side = b.to_move();
+    let renju_black = b.rule().has_forbidden() && side == Color::Black;
+    let empties: Vec<Pos> = b
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&p| b.is_empty(p))
+        .collect();
+    let mut forbidden = Vec::new();
+    for &p in &empties {
+        if renju_black && b.is_forbidden(p) {
+            forbidden.push(p);
+        }
+    }
+    let legal = |p: &Pos| !forbidden.contains(p);
+
+    generate(b, GenKind::Candidates, list);
+    let got = sorted(list);
+    let mut want: Vec<Pos> = if b.stone_count() == 0 {
+        let c = b.size() / 2;
+        vec![Pos::new(c, c)]
+    } else {
+        empties
+            .iter()
+            .copied()
+            .filter(|&p| near_by_scan(b, p) && legal(&p))
+            .collect()
+    };
+    want.sort();
+    assert_eq!(got, want, "candidates after {:?}", b.moves());
+    for p in list.iter() {
+        assert!(p.on_board(b.size()) && b.is_empty(p) && (b.is_near(p) || b.stone_count() == 0));
+    }
+
+    let mut model = Model::of(b);
+    let mut fives = Vec::new();
+    let mut fours = Vec::new();
+    for &p in &empties {
+        let (x, y) = (p.x() as isize, p.y() as isize);
+        model.set(x, y, Some(side));
+        let five = model.wins(x, y, side);
+        model.set(x, y, None);
+        assert_eq!(
+            b.makes_five(p, side),
+            five,
+            "makes_five {p} {:?}",
+            b.moves()
+        );
+        if five {
+            fives.push(p);
+        }
+        if model.four_or_five(x, y, side) && legal(&p) {
+            fours.push(p);
+        }
+    }
+    fives.sort();
+    fours.sort();
+    generate(b, GenKind::Fives, list);
+    assert_eq!(sorted(list), fives, "fives {}\n{}", b.rule(), diagram(b));
+    generate(b, GenKind::Fours, list);
+    if sorted(list) != fours {
+        eprintln!("{}", diagram(b));
+    }
+    assert_eq!(
+        sorted(list),
+        fours,
+        "fours {} {side} after {:?}",
+        b.rule(),
+        b.moves()
+    );
+    for p in list.iter() {
+        assert!(b.threat(p, side) >= Threat::Block4);
+    }
+}
+
+/// Plays one random game of `steps` actions, checking every property along the way.
+fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut b = Board::new(size, rule);
+    let mut list = MoveList::new();
+    let mut before: Vec<Snapshot> = Vec::new();
+    for _ in 0..steps {
+        let roll = rng.next_u32() % 100;
+        let has_empty = b.cells().iter().any(|&p| b.is_empty(p));
+        if roll < 15 && b.ply() > 0 {
+            b.undo();
+            let want = before.pop().expect("snapshot per ply");
+            assert_eq!(snapshot(&b), want, "undo did not restore the position");
+        } else {
+            before.push(snapshot(&b));
+            if roll < 22 || !has_empty {
+                b.make_pass();
+            } else if roll < 75 {
+                generate(&mut b, GenKind::Candidates, &mut list);
+                if list.is_empty() {
+                    // Renju black with every near point forbidden: pass instead.
+                    b.make_pass();
+                } else {
+                    let k = rng.next_u32() as usize % list.len();
+                    b.make(list.as_slice()[k].pos);
+                }
+            } else {
+                // Any empty point, forbidden ones included: the board must cope.
+                let empties: Vec<Pos> = b
+                    .cells()
+                    .iter()
+                    .copied()
+                    .filter(|&p| b.is_empty(p))
+                    .collect();
+                b.make(empties[rng.next_u32() as usize % empties.len()]);
+            }
+        }
+        check_generation(&mut b, &mut list);
+    }
+    // Unwind to the start: every undo restores its snapshot, ending on the empty board.
+    while b.ply() > 0 {
+        b.undo();
+        assert_eq!(Some(snapshot(&b)), before.pop());
+    }
+    assert_eq!(b.hash(), Board::new(size, rule).hash());
+}
+
+#[test]
+fn random_games_on_every_size_and_rule() {
+    for size in 5..=22 {
+        for (r, rule) in Rule::ALL.into_iter().enumerate() {
+            for game in 0..2u64 {
+                let seed = (size as u64) << 16 | (r as u64) << 8 | game;
+                // Long enough to fill the small boards and crowd the large ones.
+                random_game(size, rule, seed, (size * size).min(90));
+            }
+        }
+    }
+}
+
+/// Long crowded games on 15x15 renju, where forbidden points and fours are common.
+#[test]
+fn long_renju_games() {
+    for seed in 0..4 {
+        random_game(15, Rule::Renju, 0xC0FFEE + seed, 220);
+    }
+}
+
+/// Caro (five or more, not closed at both ends by opponent stones): `O XXXXX . X O` along a
+/// row with the gap filled is a run of seven closed at both ends, so no five. The opponent
+/// stone at the far left lies six cells from the gap, outside the eleven-cell window; the
+/// board used to grade the gap as a five from the window alone.
+#[test]
+fn caro_long_run_closed_beyond_the_window() {
+    let y = 7;
+    let mut b = Board::new(15, Rule::Caro { exact: false });
+    // Black on 1..=5 and 7, white on 0 and 8 (white passes keep black's stones in a row).
+    for (bx, wx) in [
+        (1, Some(0)),
+        (2, Some(8)),
+        (3, None),
+        (4, None),
+        (5, None),
+        (7, None),
+    ] {
+        b.make(Pos::new(bx, y));
+        match wx {
+            Some(x) => b.make(Pos::new(x, y)),
+            None => b.make_pass(),
+        }
+    }
+    assert!(!b.makes_five(Pos::new(6, y), Color::Black));
+    assert_eq!(
+        b.pattern(Pos::new(6, y), Color::Black, Dir::Row),
+        Pattern::Dead
+    );
+    // Without the far white stone the same run is open at the left end and wins.
+    let mut open = Board::new(15, Rule::Caro { exact: false });
+    for (bx, wx) in [
+        (1, Some(8)),
+        (2, None),
+        (3, None),
+        (4, None),
+        (5, None),
+        (7, None),
+    ] {
+        open.make(Pos::new(bx, y));
+        match wx {
+            Some(x) => open.make(Pos::new(x, y)),
+            None => open.make_pass(),
+        }
+    }
+    assert!(open.makes_five(Pos::new(6, y), Color::Black));
+}
