@@ -1,10 +1,16 @@
-use std::time::Duration;
+//! Thinks on one position and prints each iteration: `dbg RULE "MOVES" [MS]`.
+use std::time::{Duration, Instant};
 use wuzi::engine::{Engine, Level};
-use wuzi::{Limits, Pos, Rule};
+use wuzi::{Limits, Rule};
 fn main() {
-    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
-    e.set_position(&[Pos::new(8,7), Pos::new(7,7), Pos::NONE, Pos::new(7,10)]).unwrap();
-    let lim = Limits { soft_time: Some(Duration::from_millis(4000)), hard_time: Some(Duration::from_millis(9000)), depth: Some(6), ..Default::default() };
-    let o = e.think(Level::Full, &lim, &mut |i| println!("{} {} {} {:?}", i.depth, i.score, i.nodes, i.pv));
-    println!("{:?}", o);
+    let args: Vec<String> = std::env::args().collect();
+    let rule = Rule::parse(&args[1]).unwrap();
+    let moves = wuzi::notation::parse_move_list(&args[2]).unwrap();
+    let ms: u64 = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(1000);
+    let mut e = Engine::new(15, rule).unwrap();
+    e.set_position(&moves).unwrap();
+    let lim = Limits { soft_time: Some(Duration::from_millis(ms * 6 / 10)), hard_time: Some(Duration::from_millis(ms)), ..Default::default() };
+    let t = Instant::now();
+    let o = e.think(Level::Full, &lim, &mut |i| println!("{:?} d{} sd{} {} {} {:?}", t.elapsed(), i.depth, i.seldepth, i.score, i.nodes, i.pv.iter().map(|p| p.to_string()).collect::<Vec<_>>()));
+    println!("best {} score {} depth {} nodes {} {:?}", o.best, o.score, o.depth, o.nodes, o.elapsed);
 }

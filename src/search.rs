@@ -239,6 +239,10 @@ impl<'a> Searcher<'a> {
                 return out;
             }
         }
+        if self.shared.options.root_threat_nodes > 0 {
+            self.keep_vcf_defences(&mut roots);
+            out.best = roots[0].0;
+        }
         let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as i32 - 8);
         let mut prev = 0;
         let mut depth = 1;
@@ -313,6 +317,57 @@ impl<'a> Searcher<'a> {
         match vct {
             Proof::Win(line) => Some(line),
             _ => None,
+        }
+    }
+
+    /// If the opponent threatens a VCF, keeps only the root moves after which it has none
+    /// (all of them if none defends). A deep VCF behind a delaying four of ours is beyond
+    /// the leaf checks' horizon, so the root settles it with full solves.
+    fn keep_vcf_defences(&mut self, roots: &mut Vec<(Pos, i32)>) {
+        let lim = SolveLimits {
+            depth: 120,
+            nodes: 20_000,
+            deadline: None,
+            stop: None,
+        };
+        self.board.make_pass();
+        let threat = self.solver.vcf(&mut self.board, &lim);
+        self.nodes += self.solver.nodes();
+        self.board.undo();
+        if !matches!(threat, Proof::Win(_)) {
+            return;
+        }
+        let mut keep = Vec::with_capacity(roots.len());
+        let me = self.board.to_move();
+        for &(p, s) in roots.iter() {
+            self.board.make(p);
+            // A four of ours only delays: after the forced block, the threat must be gone.
+            let fives = self.board.count(me, Threat::Five);
+            let block = (fives == 1)
+                .then(|| self.board.cells().iter().copied())
+                .and_then(|mut c| c.find(|&q| self.board.threat(q, me) == Threat::Five));
+            let defends = if fives >= 2 {
+                true
+            } else {
+                if let Some(q) = block {
+                    self.board.make(q);
+                    self.board.make_pass();
+                }
+                let r = self.solver.vcf(&mut self.board, &lim);
+                self.nodes += self.solver.nodes();
+                if block.is_some() {
+                    self.board.undo();
+                    self.board.undo();
+                }
+                !matches!(r, Proof::Win(_))
+            };
+            self.board.undo();
+            if defends {
+                keep.push((p, s));
+            }
+        }
+        if !keep.is_empty() {
+            *roots = keep;
         }
     }
 
@@ -515,7 +570,9 @@ impl<'a> Searcher<'a> {
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
         if depth <= 0 && opp_fives == 0 {
-            let budget = self.shared.options.leaf_vcf_nodes;
+            // Right below the root the opponent's VCF decides whether a root move defends,
+            // so it gets a larger budget there.
+            let budget = self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 };
             if budget > 0 && self.board.count_at_least(me, Threat::Block4) > 0 {
                 let lim = SolveLimits {
                     depth: 40,
