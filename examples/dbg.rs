@@ -9,8 +9,25 @@ fn main() {
     let ms: u64 = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(1000);
     let mut e = Engine::new(15, rule).unwrap();
     e.set_position(&moves).unwrap();
-    let lim = Limits { soft_time: Some(Duration::from_millis(ms * 6 / 10)), hard_time: Some(Duration::from_millis(ms)), ..Default::default() };
+    let lim = Limits {
+        soft_time: Some(Duration::from_millis(ms * 6 / 10)),
+        hard_time: Some(Duration::from_millis(ms)),
+        ..Default::default()
+    };
     let t = Instant::now();
-    let o = e.think(Level::Full, &lim, &mut |i| println!("{:?} d{} sd{} {} {} {:?}", t.elapsed(), i.depth, i.seldepth, i.score, i.nodes, i.pv.iter().map(|p| p.to_string()).collect::<Vec<_>>()));
-    println!("best {} score {} depth {} nodes {} {:?}", o.best, o.score, o.depth, o.nodes, o.elapsed);
+    let o = e.think(Level::Full, &lim, &mut |i| {
+        println!(
+            "{:?} d{} sd{} {} {} {:?}",
+            t.elapsed(),
+            i.depth,
+            i.seldepth,
+            i.score,
+            i.nodes,
+            i.pv.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+        )
+    });
+    println!(
+        "best {} score {} depth {} nodes {} {:?}",
+        o.best, o.score, o.depth, o.nodes, o.elapsed
+    );
 }

@@ -33,8 +33,16 @@ fn main() {
     let sep = args.iter().position(|a| a == "--").unwrap_or(args.len());
     let a_flags = args[2.min(sep)..sep].to_vec();
     let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
-    let rows = load_suite(std::path::Path::new("../shared/data/openings/freestyle15_piskvork_openings.tsv")).unwrap();
-    let lim = Limits { soft_time: Some(Duration::from_millis(ms * 6 / 10)), hard_time: Some(Duration::from_millis(ms)), nodes, ..Default::default() };
+    let rows = load_suite(std::path::Path::new(
+        "../shared/data/openings/freestyle15_piskvork_openings.tsv",
+    ))
+    .unwrap();
+    let lim = Limits {
+        soft_time: Some(Duration::from_millis(ms * 6 / 10)),
+        hard_time: Some(Duration::from_millis(ms)),
+        nodes,
+        ..Default::default()
+    };
     let (mut a_pts, mut games) = (0.0, 0);
     for row in rows.iter().take(n) {
         for a_is_black in [true, false] {
@@ -47,20 +55,42 @@ fn main() {
                 let a_turn = (to_move == Color::Black) == a_is_black;
                 let e = if a_turn { &mut a } else { &mut b };
                 let o = e.think(Level::Full, &lim, &mut |_| {});
-                if o.best.is_none() { break GameStatus::Draw; }
+                if o.best.is_none() {
+                    break GameStatus::Draw;
+                }
                 let s1 = a.play(o.best).expect("legal");
                 b.play(o.best).expect("legal");
-                if s1 != GameStatus::Ongoing { break s1; }
+                if s1 != GameStatus::Ongoing {
+                    break s1;
+                }
             };
-            let a_color = if a_is_black { Color::Black } else { Color::White };
+            let a_color = if a_is_black {
+                Color::Black
+            } else {
+                Color::White
+            };
             let pts = match status {
-                GameStatus::Five { winner } | GameStatus::Forbidden { winner } => if winner == a_color { 1.0 } else { 0.0 },
+                GameStatus::Five { winner } | GameStatus::Forbidden { winner } => {
+                    if winner == a_color {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
                 _ => 0.5,
             };
             a_pts += pts;
             games += 1;
-            eprintln!("{} A as {}: {pts} ({} moves) running {a_pts}/{games}", row.id, a_color, a.board().ply());
+            eprintln!(
+                "{} A as {}: {pts} ({} moves) running {a_pts}/{games}",
+                row.id,
+                a_color,
+                a.board().ply()
+            );
         }
     }
-    println!("A {a_flags:?} vs B {b_flags:?}: {a_pts}/{games} = {:.1}%", 100.0 * a_pts / games as f64);
+    println!(
+        "A {a_flags:?} vs B {b_flags:?}: {a_pts}/{games} = {:.1}%",
+        100.0 * a_pts / games as f64
+    );
 }

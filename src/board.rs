@@ -346,6 +346,22 @@ impl Board {
     pub fn pattern_score(&self, side: Color) -> i32 {
         self.pscore[side.index()]
     }
+    /// Per cell, both sides' packed line patterns (a nibble per direction), indexed by
+    /// `Pos::index()`: the raw plane the SIMD move-scoring kernel gathers from.
+    #[inline(always)]
+    pub fn pattern_plane(&self) -> &[[u16; 2]; CELLS] {
+        &self.pat
+    }
+    /// Per cell, both sides' threat classes, indexed by `Pos::index()` (SIMD kernels).
+    #[inline(always)]
+    pub fn threat_plane(&self) -> &[[Threat; 2]; CELLS] {
+        &self.threat
+    }
+    /// Per side, the count of empty cells in each threat class (SIMD evaluation).
+    #[inline(always)]
+    pub fn threat_counts(&self) -> &[[u16; THREATS]; 2] {
+        &self.counts
+    }
     /// Would `side` playing `p` make a winning five?
     #[inline(always)]
     pub fn makes_five(&self, p: Pos, side: Color) -> bool {

@@ -1,7 +1,7 @@
 //! Layer 3: static evaluation and move scoring, from the board's incremental pattern state.
 
-use crate::board::{Board, PATTERN_VALUE};
-use crate::threat::{Threat, THREATS};
+use crate::board::Board;
+use crate::threat::THREATS;
 use crate::types::{Color, Pos};
 
 /// Value of one empty cell of each threat class for the side to move.
@@ -18,11 +18,7 @@ pub const OPP_THREAT: [i32; THREATS] = [0, 0, 5, 5, 16, 18, 40, 50, 150, 30, 40,
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
     let opp = !me;
-    let mut s = 0;
-    for t in 2..THREATS - 1 {
-        s += OWN_THREAT[t] * board.count(me, Threat::ALL[t]) as i32;
-        s -= OPP_THREAT[t] * board.count(opp, Threat::ALL[t]) as i32;
-    }
+    let s = crate::simd::threat_term_with(crate::simd::best(), board.threat_counts(), me);
     s + (board.pattern_score(me) - board.pattern_score(opp)) / 2
 }
 
@@ -36,15 +32,8 @@ pub const DEFEND: [i32; THREATS] = [
     0, 0, 30, 25, 100, 100, 300, 350, 2000, 150, 250, 3000, 10000, 50000,
 ];
 
-/// Scores `p` as a move for `side`.
+/// Scores `p` as a move for `side` (see [`crate::simd::move_score_scalar`]).
 #[inline]
 pub fn move_score(board: &Board, p: Pos, side: Color) -> i32 {
-    let own = board.threat(p, side) as usize;
-    let opp = board.threat(p, !side) as usize;
-    let mut s = ATTACK[own] + DEFEND[opp];
-    for d in crate::types::Dir::ALL {
-        s += PATTERN_VALUE[board.pattern(p, side, d) as usize];
-        s += PATTERN_VALUE[board.pattern(p, !side, d) as usize] * 3 / 4;
-    }
-    s
+    crate::simd::move_score_scalar(board, p, side)
 }

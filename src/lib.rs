@@ -24,6 +24,7 @@ pub mod prompt;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod simd;
 pub mod suite;
 pub mod threat;
 pub mod threats;

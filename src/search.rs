@@ -3,7 +3,7 @@
 //! forced-move handling for fives, fours and open threes, and Lazy SMP threads.
 
 use crate::board::Board;
-use crate::eval::{evaluate, move_score};
+use crate::eval::evaluate;
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::threat::Threat;
 use crate::threats::{Proof, SolveLimits, Solver};
@@ -512,12 +512,13 @@ impl<'a> Searcher<'a> {
         }
         let k = self.killers[ply];
         let side = me.index();
+        crate::simd::score_moves(&self.board, me, list.as_mut_slice());
         for m in list.as_mut_slice() {
             let p = m.pos;
             m.score = if p == tt_move {
                 1 << 28
             } else {
-                let mut s = move_score(&self.board, p, me);
+                let mut s = m.score;
                 if p == k[0] {
                     s += 800;
                 } else if p == k[1] {

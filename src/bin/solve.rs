@@ -215,7 +215,10 @@ fn run_engine_suite(path: &str, o: &Opts) {
             good += 1;
             times.push(first_win.unwrap_or(out.elapsed));
         } else {
-            println!("{}: chose {} score {} depth {}", row.id, out.best, out.score, out.depth);
+            println!(
+                "{}: chose {} score {} depth {}",
+                row.id, out.best, out.score, out.depth
+            );
         }
     }
     times.sort();

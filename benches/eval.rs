@@ -1,0 +1,93 @@
+//! Criterion benches of the evaluation kernels, scalar against AVX2: move scoring over the
+//! candidate lists of mid-game positions, and the threat-count term of the evaluation. Each
+//! bench first checks that both kernels agree.
+//!
+//! `cargo bench --bench eval`
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use wuzi::movegen::{generate, GenKind, MoveList};
+use wuzi::notation::parse_move_list;
+use wuzi::simd::{best, score_moves_with, threat_term_with, Kernel};
+use wuzi::{Board, Rule};
+
+/// Mid-game positions: rows of `../shared/data/tactics/freestyle_vcf.tsv` (lfz_c03_126,
+/// lfz_c17_305) and `openings/rapfi_bench_positions.tsv` (rapfi_bench_7, renju).
+const POSITIONS: &[(Rule, &str)] = &[
+    (Rule::Freestyle, "6,3 5,4 3,5 7,4 5,5 4,5 7,5 11,5 8,6 9,6 7,7 10,6 10,7 11,7 7,8 3,8 9,9 5,8 4,10 9,8 6,11 4,9 7,11 7,10"),
+    (Rule::Freestyle, "6,3 7,3 7,4 5,4 9,4 6,4 5,5 3,5 7,5 6,5 8,5 11,5 10,5 6,6 4,6 8,6 5,6 9,6 7,6 10,6 11,6 6,7 5,7 7,8 7,7 8,8 6,8 8,10 7,9"),
+    (Rule::Renju, "7,7 7,6 9,6 9,7 5,7 8,8 6,8 8,6 7,9 4,6 5,9 10,8 11,9 8,5 8,9 5,6 6,6 6,4 7,5 8,4 8,7"),
+];
+
+fn setup() -> Vec<(Board, MoveList)> {
+    POSITIONS
+        .iter()
+        .map(|(rule, moves)| {
+            let mut b = Board::new(15, *rule);
+            b.play_all(&parse_move_list(moves).unwrap()).unwrap();
+            let mut list = MoveList::new();
+            generate(&mut b, GenKind::Candidates, &mut list);
+            (b, list)
+        })
+        .collect()
+}
+
+fn kernels() -> Vec<Kernel> {
+    if best() == Kernel::Avx2 {
+        vec![Kernel::Scalar, Kernel::Avx2]
+    } else {
+        vec![Kernel::Scalar]
+    }
+}
+
+fn bench_score_moves(c: &mut Criterion) {
+    let mut pos = setup();
+    let total: usize = pos.iter().map(|(_, l)| l.len()).sum();
+    for (b, l) in &mut pos {
+        let mut a = l.clone();
+        let mut s = l.clone();
+        score_moves_with(best(), b, b.to_move(), a.as_mut_slice());
+        score_moves_with(Kernel::Scalar, b, b.to_move(), s.as_mut_slice());
+        assert_eq!(a.as_slice(), s.as_slice());
+    }
+    let mut g = c.benchmark_group("score_moves");
+    g.throughput(Throughput::Elements(total as u64));
+    for k in kernels() {
+        g.bench_function(format!("{k:?}"), |bench| {
+            bench.iter(|| {
+                for (b, l) in &mut pos {
+                    score_moves_with(k, b, b.to_move(), l.as_mut_slice());
+                    black_box(l.as_slice());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_threat_term(c: &mut Criterion) {
+    let pos = setup();
+    for (b, _) in &pos {
+        assert_eq!(
+            threat_term_with(best(), b.threat_counts(), b.to_move()),
+            threat_term_with(Kernel::Scalar, b.threat_counts(), b.to_move())
+        );
+    }
+    let mut g = c.benchmark_group("threat_term");
+    g.throughput(Throughput::Elements(pos.len() as u64));
+    for k in kernels() {
+        g.bench_function(format!("{k:?}"), |bench| {
+            bench.iter(|| {
+                let mut s = 0;
+                for (b, _) in &pos {
+                    s += threat_term_with(k, black_box(b.threat_counts()), b.to_move());
+                }
+                black_box(s)
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_score_moves, bench_threat_term);
+criterion_main!(benches);

@@ -1,0 +1,217 @@
+//! Layer 3 kernels with an AVX2 path (`std::arch`, chosen at run time) and a scalar path
+//! that gives bit-identical results: move scoring over a candidate list, and the weighted
+//! threat-count term of the evaluation.
+
+use crate::board::{Board, PATTERN_VALUE};
+use crate::eval::{ATTACK, DEFEND, OPP_THREAT, OWN_THREAT};
+use crate::movegen::ScoredMove;
+use crate::threat::THREATS;
+use crate::types::{Color, Dir};
+
+/// Which implementation runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    Scalar,
+    Avx2,
+}
+
+/// The best kernel this CPU supports (detected once, then cached by `std`).
+#[inline(always)]
+pub fn best() -> Kernel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Kernel::Avx2;
+        }
+    }
+    Kernel::Scalar
+}
+
+/// Ordering score of playing `p` for `side`: what it makes plus what it takes from the
+/// opponent, from the threat classes and line patterns of the cell. The scalar definition
+/// every kernel must reproduce exactly.
+#[inline]
+pub fn move_score_scalar(board: &Board, p: crate::types::Pos, side: Color) -> i32 {
+    let own = board.threat(p, side) as usize;
+    let opp = board.threat(p, !side) as usize;
+    let mut s = ATTACK[own] + DEFEND[opp];
+    for d in Dir::ALL {
+        s += PATTERN_VALUE[board.pattern(p, side, d) as usize];
+        s += PATTERN_VALUE[board.pattern(p, !side, d) as usize] * 3 / 4;
+    }
+    s
+}
+
+/// Sets every move's score to [`move_score_scalar`] of it, with the given kernel.
+pub fn score_moves_with(kernel: Kernel, board: &Board, side: Color, moves: &mut [ScoredMove]) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => {
+            // SAFETY: `Avx2` is only returned by `best()` when the CPU has AVX2 (callers that
+            // force it in tests check `best()` first).
+            unsafe { avx2::score_moves(board, side, moves) }
+        }
+        _ => {
+            for m in moves {
+                m.score = move_score_scalar(board, m.pos, side);
+            }
+        }
+    }
+}
+
+/// Scores moves with the best kernel.
+#[inline]
+pub fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove]) {
+    score_moves_with(best(), board, side, moves);
+}
+
+/// The threat-count term of the evaluation for `me`:
+/// `sum over classes of OWN_THREAT * count(me) - OPP_THREAT * count(opp)` (classes
+/// `Flex2..=Flex4`; none, forbidden and five are handled by the search).
+pub fn threat_term_scalar(counts: &[[u16; THREATS]; 2], me: Color) -> i32 {
+    let (m, o) = (me.index(), 1 - me.index());
+    let mut s = 0;
+    for t in 2..THREATS - 1 {
+        s += OWN_THREAT[t] * counts[m][t] as i32;
+        s -= OPP_THREAT[t] * counts[o][t] as i32;
+    }
+    s
+}
+
+/// [`threat_term_scalar`] with the given kernel.
+#[inline]
+pub fn threat_term_with(kernel: Kernel, counts: &[[u16; THREATS]; 2], me: Color) -> i32 {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `score_moves_with`.
+        Kernel::Avx2 => unsafe { avx2::threat_term(counts, me) },
+        _ => threat_term_scalar(counts, me),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::*;
+    use std::arch::x86_64::*;
+
+    /// Weights as 16 `i16` lanes, zero outside `Flex2..=Flex4`.
+    const fn lanes(w: &[i32; THREATS]) -> [i16; 16] {
+        let mut out = [0i16; 16];
+        let mut t = 2;
+        while t < THREATS - 1 {
+            out[t] = w[t] as i16;
+            t += 1;
+        }
+        out
+    }
+    static OWN16: [i16; 16] = lanes(&OWN_THREAT);
+    static OPP16: [i16; 16] = lanes(&OPP_THREAT);
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn threat_term(counts: &[[u16; THREATS]; 2], me: Color) -> i32 {
+        let (m, o) = (me.index(), 1 - me.index());
+        let mut a = [0u16; 16];
+        let mut b = [0u16; 16];
+        a[..THREATS].copy_from_slice(&counts[m]);
+        b[..THREATS].copy_from_slice(&counts[o]);
+        // SAFETY: all four loads read 32 bytes from 16-lane arrays.
+        let (va, vb, wa, wb) = unsafe {
+            (
+                _mm256_loadu_si256(a.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(b.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(OWN16.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(OPP16.as_ptr() as *const __m256i),
+            )
+        };
+        // Counts are at most 484 and weights below 2^15, so the i16 products and their
+        // pairwise i32 sums are exact.
+        let d = _mm256_sub_epi32(_mm256_madd_epi16(va, wa), _mm256_madd_epi16(vb, wb));
+        let s = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256::<1>(d));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove]) {
+        let thr = board.threat_plane().as_ptr() as *const u8;
+        let pat = board.pattern_plane().as_ptr() as *const u8;
+        let (s, o) = (side.index() as i32, 1 - side.index() as i32);
+        let mut table = [0i8; 32];
+        for i in 0..16 {
+            table[i] = PATTERN_VALUE[i] as i8;
+            table[i + 16] = PATTERN_VALUE[i] as i8;
+        }
+        // SAFETY: 32-byte load from a 32-byte array.
+        let pv = unsafe { _mm256_loadu_si256(table.as_ptr() as *const __m256i) };
+        let byte = _mm256_set1_epi32(0xFF);
+        let nib = _mm256_set1_epi32(0xF);
+        let zero_hi = _mm256_set1_epi32(0x8080_8000u32 as i32);
+        let mut chunks = moves.chunks_exact_mut(8);
+        for chunk in &mut chunks {
+            let mut idx = [0i32; 8];
+            for (k, m) in chunk.iter().enumerate() {
+                idx[k] = m.pos.0 as i32;
+            }
+            // SAFETY: 32-byte load from an 8-lane i32 array.
+            let cell = unsafe { _mm256_loadu_si256(idx.as_ptr() as *const __m256i) };
+            let c2 = _mm256_slli_epi32::<1>(cell);
+            let c4 = _mm256_slli_epi32::<2>(cell);
+            // SAFETY: every move is an on-board cell (index < 22 * 32), so the 4-byte reads at
+            // byte offsets 2 * cell + side (threat plane, 2048 bytes) and 4 * cell + 2 * side
+            // (pattern plane, 4096 bytes) stay inside the planes; the table lookups use class
+            // values below `THREATS`.
+            let v = unsafe {
+                let tm = _mm256_and_si256(
+                    _mm256_i32gather_epi32::<1>(
+                        thr as *const i32,
+                        _mm256_add_epi32(c2, _mm256_set1_epi32(s)),
+                    ),
+                    byte,
+                );
+                let to = _mm256_and_si256(
+                    _mm256_i32gather_epi32::<1>(
+                        thr as *const i32,
+                        _mm256_add_epi32(c2, _mm256_set1_epi32(o)),
+                    ),
+                    byte,
+                );
+                let pm = _mm256_i32gather_epi32::<1>(
+                    pat as *const i32,
+                    _mm256_add_epi32(c4, _mm256_set1_epi32(2 * s)),
+                );
+                let po = _mm256_i32gather_epi32::<1>(
+                    pat as *const i32,
+                    _mm256_add_epi32(c4, _mm256_set1_epi32(2 * o)),
+                );
+                let mut acc = _mm256_add_epi32(
+                    _mm256_i32gather_epi32::<4>(ATTACK.as_ptr(), tm),
+                    _mm256_i32gather_epi32::<4>(DEFEND.as_ptr(), to),
+                );
+                for d in 0..4 {
+                    let sh = _mm_cvtsi32_si128(4 * d);
+                    let nm =
+                        _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(pm, sh), nib), zero_hi);
+                    let no =
+                        _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(po, sh), nib), zero_hi);
+                    let vm = _mm256_shuffle_epi8(pv, nm);
+                    let vo = _mm256_shuffle_epi8(pv, no);
+                    // x * 3 / 4 for non-negative x is (3x) >> 2.
+                    let vo =
+                        _mm256_srli_epi32::<2>(_mm256_add_epi32(vo, _mm256_slli_epi32::<1>(vo)));
+                    acc = _mm256_add_epi32(acc, _mm256_add_epi32(vm, vo));
+                }
+                acc
+            };
+            let mut out = [0i32; 8];
+            // SAFETY: 32-byte store into an 8-lane i32 array.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v) };
+            for (k, m) in chunk.iter_mut().enumerate() {
+                m.score = out[k];
+            }
+        }
+        for m in chunks.into_remainder() {
+            m.score = move_score_scalar(board, m.pos, side);
+        }
+    }
+}
