@@ -67,10 +67,11 @@ fn bench_score_moves(c: &mut Criterion) {
 
 fn bench_threat_term(c: &mut Criterion) {
     let pos = setup();
+    let w = wuzi::eval::EvalWeights::default();
     for (b, _) in &pos {
         assert_eq!(
-            threat_term_with(best(), b.threat_counts(), b.to_move()),
-            threat_term_with(Kernel::Scalar, b.threat_counts(), b.to_move())
+            threat_term_with(best(), b.threat_counts(), b.to_move(), &w),
+            threat_term_with(Kernel::Scalar, b.threat_counts(), b.to_move(), &w)
         );
     }
     let mut g = c.benchmark_group("threat_term");
@@ -80,7 +81,7 @@ fn bench_threat_term(c: &mut Criterion) {
             bench.iter(|| {
                 let mut s = 0;
                 for (b, _) in &pos {
-                    s += threat_term_with(k, black_box(b.threat_counts()), b.to_move());
+                    s += threat_term_with(k, black_box(b.threat_counts()), b.to_move(), &w);
                 }
                 black_box(s)
             })

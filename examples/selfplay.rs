@@ -16,6 +16,13 @@ fn config(flags: &[String]) -> Config {
             "root" => c.search.root_threat_nodes = v,
             "prune" => c.search.prune = v != 0,
             "lmr" => c.search.lmr_scale = v as i32,
+            "pat16" => c.search.eval.pattern16 = v as i32,
+            // Scale the other side's class weights to `v` percent of the own ones.
+            "opp%" => {
+                for t in 0..16 {
+                    c.search.eval.opp[t] = (c.search.eval.own[t] as i32 * v as i32 / 100) as i16;
+                }
+            }
             _ => panic!("unknown flag {k}"),
         }
     }

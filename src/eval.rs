@@ -12,14 +12,45 @@ pub const OWN_THREAT: [i32; THREATS] = [0, 0, 6, 6, 20, 24, 60, 80, 300, 40, 60,
 /// first, so the same shapes are worth less).
 pub const OPP_THREAT: [i32; THREATS] = [0, 0, 5, 5, 16, 18, 40, 50, 150, 30, 40, 160, 800, 0];
 
+/// The evaluation's weights: per threat class for the side to move and for the other side
+/// (16 `i16` lanes, the last two unused, so the SIMD kernel loads them directly), and the
+/// weight of the pattern-score difference in 1/16ths.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    pub own: [i16; 16],
+    pub opp: [i16; 16],
+    pub pattern16: i32,
+}
+
+const fn lanes(w: &[i32; THREATS]) -> [i16; 16] {
+    let mut out = [0i16; 16];
+    // None, forbidden and five are the search's business: weight 0.
+    let mut t = 2;
+    while t < THREATS - 1 {
+        out[t] = w[t] as i16;
+        t += 1;
+    }
+    out
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            own: lanes(&OWN_THREAT),
+            opp: lanes(&OPP_THREAT),
+            pattern16: 8,
+        }
+    }
+}
+
 /// Static evaluation of the position for the side to move, in centi-stones. The search
 /// handles fives and straight fours before it asks for this.
 #[inline]
-pub fn evaluate(board: &Board) -> i32 {
+pub fn evaluate(board: &Board, w: &EvalWeights) -> i32 {
     let me = board.to_move();
     let opp = !me;
-    let s = crate::simd::threat_term_with(crate::simd::best(), board.threat_counts(), me);
-    s + (board.pattern_score(me) - board.pattern_score(opp)) / 2
+    let s = crate::simd::threat_term_with(crate::simd::best(), board.threat_counts(), me, w);
+    s + (board.pattern_score(me) - board.pattern_score(opp)) * w.pattern16 / 16
 }
 
 /// Ordering score of playing `p` for `side`: what it makes plus what it takes from the

@@ -85,6 +85,8 @@ pub struct Options {
     pub prune: bool,
     /// Late-move reductions: `r = lmr_scale * ln(depth) * ln(move number)`, in hundredths.
     pub lmr_scale: i32,
+    /// Evaluation weights.
+    pub eval: crate::eval::EvalWeights,
 }
 
 impl Default for Options {
@@ -94,6 +96,7 @@ impl Default for Options {
             leaf_vcf_nodes: 200,
             prune: true,
             lmr_scale: 50,
+            eval: crate::eval::EvalWeights::default(),
         }
     }
 }
@@ -566,7 +569,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(&self.board);
+            return evaluate(&self.board, &self.shared.options.eval);
         }
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
@@ -587,7 +590,7 @@ impl<'a> Searcher<'a> {
                     return WIN - (ply + line.len()) as i32;
                 }
             }
-            return evaluate(&self.board);
+            return evaluate(&self.board, &self.shared.options.eval);
         }
         // 4. Transposition table.
         let key = self.board.hash();
@@ -617,7 +620,11 @@ impl<'a> Searcher<'a> {
         let forced = opp_fives > 0;
         let new_depth = if forced { depth } else { depth - 1 };
         let prune = self.shared.options.prune && !pv && !forced && depth <= 4;
-        let static_eval = if prune { evaluate(&self.board) } else { 0 };
+        let static_eval = if prune {
+            evaluate(&self.board, &self.shared.options.eval)
+        } else {
+            0
+        };
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let orig_alpha = alpha;
         let mut best = -INF;

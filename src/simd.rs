@@ -3,7 +3,7 @@
 //! threat-count term of the evaluation.
 
 use crate::board::{Board, PATTERN_VALUE};
-use crate::eval::{ATTACK, DEFEND, OPP_THREAT, OWN_THREAT};
+use crate::eval::{EvalWeights, ATTACK, DEFEND};
 use crate::movegen::ScoredMove;
 use crate::threat::THREATS;
 use crate::types::{Color, Dir};
@@ -66,26 +66,30 @@ pub fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove]) {
 }
 
 /// The threat-count term of the evaluation for `me`:
-/// `sum over classes of OWN_THREAT * count(me) - OPP_THREAT * count(opp)` (classes
-/// `Flex2..=Flex4`; none, forbidden and five are handled by the search).
-pub fn threat_term_scalar(counts: &[[u16; THREATS]; 2], me: Color) -> i32 {
+/// `sum over classes of own[t] * count(me) - opp[t] * count(opp)`.
+pub fn threat_term_scalar(counts: &[[u16; THREATS]; 2], me: Color, w: &EvalWeights) -> i32 {
     let (m, o) = (me.index(), 1 - me.index());
     let mut s = 0;
-    for t in 2..THREATS - 1 {
-        s += OWN_THREAT[t] * counts[m][t] as i32;
-        s -= OPP_THREAT[t] * counts[o][t] as i32;
+    for t in 0..THREATS {
+        s += w.own[t] as i32 * counts[m][t] as i32;
+        s -= w.opp[t] as i32 * counts[o][t] as i32;
     }
     s
 }
 
 /// [`threat_term_scalar`] with the given kernel.
 #[inline]
-pub fn threat_term_with(kernel: Kernel, counts: &[[u16; THREATS]; 2], me: Color) -> i32 {
+pub fn threat_term_with(
+    kernel: Kernel,
+    counts: &[[u16; THREATS]; 2],
+    me: Color,
+    w: &EvalWeights,
+) -> i32 {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `score_moves_with`.
-        Kernel::Avx2 => unsafe { avx2::threat_term(counts, me) },
-        _ => threat_term_scalar(counts, me),
+        Kernel::Avx2 => unsafe { avx2::threat_term(counts, me, w) },
+        _ => threat_term_scalar(counts, me, w),
     }
 }
 
@@ -94,21 +98,8 @@ mod avx2 {
     use super::*;
     use std::arch::x86_64::*;
 
-    /// Weights as 16 `i16` lanes, zero outside `Flex2..=Flex4`.
-    const fn lanes(w: &[i32; THREATS]) -> [i16; 16] {
-        let mut out = [0i16; 16];
-        let mut t = 2;
-        while t < THREATS - 1 {
-            out[t] = w[t] as i16;
-            t += 1;
-        }
-        out
-    }
-    static OWN16: [i16; 16] = lanes(&OWN_THREAT);
-    static OPP16: [i16; 16] = lanes(&OPP_THREAT);
-
     #[target_feature(enable = "avx2")]
-    pub unsafe fn threat_term(counts: &[[u16; THREATS]; 2], me: Color) -> i32 {
+    pub unsafe fn threat_term(counts: &[[u16; THREATS]; 2], me: Color, w: &EvalWeights) -> i32 {
         let (m, o) = (me.index(), 1 - me.index());
         let mut a = [0u16; 16];
         let mut b = [0u16; 16];
@@ -119,8 +110,8 @@ mod avx2 {
             (
                 _mm256_loadu_si256(a.as_ptr() as *const __m256i),
                 _mm256_loadu_si256(b.as_ptr() as *const __m256i),
-                _mm256_loadu_si256(OWN16.as_ptr() as *const __m256i),
-                _mm256_loadu_si256(OPP16.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(w.own.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(w.opp.as_ptr() as *const __m256i),
             )
         };
         // Counts are at most 484 and weights below 2^15, so the i16 products and their

@@ -31,9 +31,10 @@ fn avx2_kernels_match_scalar() {
                 score_moves_with(Kernel::Avx2, &b, side, a.as_mut_slice());
                 score_moves_with(Kernel::Scalar, &b, side, s.as_mut_slice());
                 assert_eq!(a.as_slice(), s.as_slice(), "move scores differ");
+                let w = wuzi::eval::EvalWeights::default();
                 assert_eq!(
-                    threat_term_with(Kernel::Avx2, b.threat_counts(), side),
-                    threat_term_scalar(b.threat_counts(), side)
+                    threat_term_with(Kernel::Avx2, b.threat_counts(), side, &w),
+                    threat_term_scalar(b.threat_counts(), side, &w)
                 );
             }
             positions += 1;
