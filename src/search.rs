@@ -87,6 +87,8 @@ pub struct Options {
     pub lmr_scale: i32,
     /// Evaluation weights.
     pub eval: crate::eval::EvalWeights,
+    /// At the root, also keep only moves that stop the opponent's VCT.
+    pub root_vct_defence: bool,
 }
 
 impl Default for Options {
@@ -97,6 +99,7 @@ impl Default for Options {
             prune: true,
             lmr_scale: 50,
             eval: crate::eval::EvalWeights::default(),
+            root_vct_defence: true,
         }
     }
 }
@@ -242,8 +245,12 @@ impl<'a> Searcher<'a> {
                 return out;
             }
         }
-        if self.shared.options.root_threat_nodes > 0 {
-            self.keep_vcf_defences(&mut roots);
+        let budget = self.shared.options.root_threat_nodes;
+        if budget > 0 {
+            self.keep_defences(&mut roots, false, 20_000, 20_000);
+            if self.shared.options.root_vct_defence {
+                self.keep_defences(&mut roots, true, budget / 4, budget / 40);
+            }
             out.best = roots[0].0;
         }
         let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as i32 - 8);
@@ -323,19 +330,25 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// If the opponent threatens a VCF, keeps only the root moves after which it has none
-    /// (all of them if none defends). A deep VCF behind a delaying four of ours is beyond
-    /// the leaf checks' horizon, so the root settles it with full solves.
-    fn keep_vcf_defences(&mut self, roots: &mut Vec<(Pos, i32)>) {
-        let lim = SolveLimits {
-            depth: 120,
-            nodes: 20_000,
-            deadline: None,
+    /// If the opponent threatens a forced win (a VCF, or with `vct` a VCT), keeps only the
+    /// root moves after which it has none (all of them if none defends, and a move whose
+    /// check runs out of budget). A deep threat behind a delaying four of ours is beyond the
+    /// leaf checks' horizon, so the root settles it with solves.
+    fn keep_defences(&mut self, roots: &mut Vec<(Pos, i32)>, vct: bool, threat_nodes: u64, move_nodes: u64) {
+        let deadline = self
+            .shared
+            .limits
+            .soft_time
+            .or(self.shared.limits.hard_time)
+            .map(|t| self.shared.start + t / 2);
+        let lim = |nodes| SolveLimits {
+            depth: if vct { 10 } else { 120 },
+            nodes,
+            deadline,
             stop: None,
         };
         self.board.make_pass();
-        let threat = self.solver.vcf(&mut self.board, &lim);
-        self.nodes += self.solver.nodes();
+        let threat = self.solve(vct, &lim(threat_nodes));
         self.board.undo();
         if !matches!(threat, Proof::Win(_)) {
             return;
@@ -356,8 +369,7 @@ impl<'a> Searcher<'a> {
                     self.board.make(q);
                     self.board.make_pass();
                 }
-                let r = self.solver.vcf(&mut self.board, &lim);
-                self.nodes += self.solver.nodes();
+                let r = self.solve(vct, &lim(move_nodes));
                 if block.is_some() {
                     self.board.undo();
                     self.board.undo();
@@ -372,6 +384,17 @@ impl<'a> Searcher<'a> {
         if !keep.is_empty() {
             *roots = keep;
         }
+    }
+
+    /// Runs the VCF or VCT solver for the side to move, counting its nodes.
+    fn solve(&mut self, vct: bool, lim: &SolveLimits) -> Proof {
+        let r = if vct {
+            self.solver.vct(&mut self.board, lim)
+        } else {
+            self.solver.vcf(&mut self.board, lim)
+        };
+        self.nodes += self.solver.nodes();
+        r
     }
 
     /// Root moves, best-scored first. Empty when the board is full.
