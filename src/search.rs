@@ -334,7 +334,13 @@ impl<'a> Searcher<'a> {
     /// root moves after which it has none (all of them if none defends, and a move whose
     /// check runs out of budget). A deep threat behind a delaying four of ours is beyond the
     /// leaf checks' horizon, so the root settles it with solves.
-    fn keep_defences(&mut self, roots: &mut Vec<(Pos, i32)>, vct: bool, threat_nodes: u64, move_nodes: u64) {
+    fn keep_defences(
+        &mut self,
+        roots: &mut Vec<(Pos, i32)>,
+        vct: bool,
+        threat_nodes: u64,
+        move_nodes: u64,
+    ) {
         let deadline = self
             .shared
             .limits

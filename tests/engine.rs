@@ -1,0 +1,144 @@
+//! The engine facade and search: reproducibility, forced wins and defences, the random
+//! choice among near-equal moves. Node limits (not time) keep every result the same on any
+//! machine.
+
+mod common;
+
+use common::{sample, suite};
+use wuzi::engine::{Config, Engine, GameStatus, Level};
+use wuzi::search::mate_distance;
+use wuzi::suite::{PointSet, SuiteRow};
+use wuzi::{Limits, Pos, Rule};
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+fn engine_at(row: &SuiteRow) -> Engine {
+    let mut e = Engine::new(15, row.rule).unwrap();
+    e.set_position(&row.moves).unwrap();
+    e
+}
+
+#[test]
+fn one_thread_is_reproducible() {
+    let moves = wuzi::notation::parse_move_list("7,7 8,7 7,10 6,9").unwrap();
+    let run = || {
+        let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+        e.set_position(&moves).unwrap();
+        let o = e.think(Level::Depth(5), &Limits::default(), &mut |_| {});
+        (o.best, o.nodes, o.score)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn plays_an_immediate_five_and_blocks_one() {
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    // Black: 7,7..7,10 (four, open at 7,6 and 7,11); white to move must block or lose.
+    let moves = wuzi::notation::parse_move_list("7,7 0,0 7,8 0,2 7,9 14,14 7,10").unwrap();
+    e.set_position(&moves).unwrap();
+    let o = e.think(Level::Full, &nodes(50_000), &mut |_| {});
+    assert!(
+        [Pos::new(7, 6), Pos::new(7, 11)].contains(&o.best),
+        "{}",
+        o.best
+    );
+    e.set_position(&moves[..6]).unwrap();
+    // Black to move with a four: plays the five.
+    e.play(Pos::new(7, 10)).unwrap();
+    e.play(Pos::new(7, 11)).unwrap();
+    let o = e.think(Level::Full, &nodes(50_000), &mut |_| {});
+    assert_eq!(o.best, Pos::new(7, 6));
+    assert_eq!(
+        e.play(o.best),
+        Ok(GameStatus::Five {
+            winner: wuzi::Color::Black
+        })
+    );
+}
+
+#[test]
+fn finds_vcf_wins_through_the_engine() {
+    for row in sample(suite("tactics/freestyle_vcf.tsv"), 100) {
+        if row.task != "vcf" {
+            continue;
+        }
+        let mut e = engine_at(&row);
+        let o = e.think(Level::Full, &nodes(20_000), &mut |_| {});
+        let PointSet::Points(a) = &row.answers else {
+            continue;
+        };
+        assert!(a.contains(&o.best), "{}: {}", row.id, o.best);
+        assert!(mate_distance(o.score).is_some_and(|m| m > 0), "{}", row.id);
+    }
+}
+
+/// The share of `defend_vcf` rows where the engine's move is a defence (rows without one:
+/// where it sees the loss).
+fn defend_share(rows: &[SuiteRow], budget: u64) -> f64 {
+    let mut good = 0;
+    for row in rows {
+        let mut e = engine_at(row);
+        let o = e.think(Level::Full, &nodes(budget), &mut |_| {});
+        let ok = match &row.answers {
+            PointSet::Points(a) if a.is_empty() => mate_distance(o.score).is_some_and(|m| m < 0),
+            PointSet::Points(a) => a.contains(&o.best),
+            _ => true,
+        };
+        if ok {
+            good += 1;
+        } else {
+            eprintln!("{}: chose {} (score {})", row.id, o.best, o.score);
+        }
+    }
+    good as f64 / rows.len() as f64
+}
+
+#[test]
+fn defends_against_vcf_sampled() {
+    let rows = sample(suite("tactics/freestyle_defend_vcf.tsv"), 150);
+    assert!(defend_share(&rows, 20_000) >= 0.9);
+}
+
+#[test]
+#[ignore = "long: run in release by CI"]
+fn defends_against_vcf_freestyle() {
+    let rows = sample(suite("tactics/freestyle_defend_vcf.tsv"), 4);
+    let share = defend_share(&rows, 300_000);
+    eprintln!("freestyle defend share {share:.3}");
+    assert!(share >= 0.99, "{share}");
+}
+
+#[test]
+#[ignore = "long: run in release by CI"]
+fn defends_against_vcf_renju() {
+    let rows = sample(suite("tactics/renju_defend_vcf.tsv"), 3);
+    let share = defend_share(&rows, 300_000);
+    eprintln!("renju defend share {share:.3}");
+    assert!(share >= 0.99, "{share}");
+}
+
+#[test]
+fn random_margin_varies_only_among_near_equal_moves() {
+    let moves = wuzi::notation::parse_move_list("7,7 8,8").unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..8 {
+        let config = Config {
+            random_margin: Some(30),
+            seed,
+            ..Config::default()
+        };
+        let mut e = Engine::with_config(15, Rule::Freestyle, config).unwrap();
+        e.set_position(&moves).unwrap();
+        let o = e.think(Level::Depth(3), &Limits::default(), &mut |_| {});
+        let best = o.root_scores.iter().map(|r| r.1).max().unwrap();
+        let chosen = o.root_scores.iter().find(|r| r.0 == o.best).unwrap().1;
+        assert!(chosen >= best - 30, "chose {chosen}, best {best}");
+        seen.insert(o.best);
+    }
+    assert!(seen.len() > 1, "the margin never changed the move");
+}
