@@ -4,7 +4,7 @@
 //! points (black first, `pass` allowed) or one `h8h7j6` string.
 //! A suite: `solve [--vct] [--ms T] --suite FILE` runs every row of a `../shared/data`-style
 //! file and reports how often a win was found, and the median and worst time.
-//! `--engine` runs the whole engine (search with threat checks) at `--ms` per move instead:
+//! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat checks) at `--ms` per move instead:
 //! on `defend_vcf` rows it reports how often the chosen move is in the answer set, on other
 //! rows how often it finds a forced win (a mate score) and how long that took.
 
@@ -21,6 +21,7 @@ struct Opts {
     size: usize,
     ms: u64,
     depth: u8,
+    every: usize,
     suite: Option<String>,
     moves: Vec<String>,
 }
@@ -33,6 +34,7 @@ fn parse_args() -> Result<Opts, String> {
         size: 15,
         ms: 10_000,
         depth: 120,
+        every: 1,
         suite: None,
         moves: Vec::new(),
     };
@@ -48,6 +50,7 @@ fn parse_args() -> Result<Opts, String> {
             }
             "--size" => o.size = val("--size")?.parse().map_err(|_| "bad --size")?,
             "--ms" => o.ms = val("--ms")?.parse().map_err(|_| "bad --ms")?,
+            "--every" => o.every = val("--every")?.parse().map_err(|_| "bad --every")?,
             "--depth" => o.depth = val("--depth")?.parse().map_err(|_| "bad --depth")?,
             "--suite" => o.suite = Some(val("--suite")?),
             "-h" | "--help" => {
@@ -136,6 +139,7 @@ fn run_suite(path: &str, o: &Opts) {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    let rows: Vec<_> = rows.into_iter().step_by(o.every.max(1)).collect();
     let mut solver = Solver::new();
     let (mut found, mut right, mut total) = (0, 0, 0);
     let mut times = Vec::new();
@@ -179,6 +183,7 @@ fn run_engine_suite(path: &str, o: &Opts) {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    let rows: Vec<_> = rows.into_iter().step_by(o.every.max(1)).collect();
     let lim = Limits {
         soft_time: Some(Duration::from_millis(o.ms * 6 / 10)),
         hard_time: Some(Duration::from_millis(o.ms)),
