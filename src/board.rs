@@ -484,6 +484,15 @@ impl Board {
         self.cells[c] = s as u8 + 1;
         self.hash ^= zobrist::keys().stone[s.index()][c];
         self.add_near(c, false);
+        // Freestyle patterns never depend on the window's edge cells (a five through the
+        // centre spans offsets -4..=4 and longer runs win too; tested over every key in
+        // tests/table_props.rs): the cells five away keep their patterns.
+        let skip = if self.rule == Rule::Freestyle {
+            1 | 1 << 10
+        } else {
+            0
+        };
+        let forbid = self.forbid_black();
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
@@ -491,7 +500,7 @@ impl Board {
             if self.caro {
                 self.update_line(p, d, l, i);
             } else {
-                self.update_line_keys(c, d, l, i, s);
+                self.update_line_keys(c, d, l, i, s, skip, forbid);
             }
         }
     }
@@ -578,20 +587,24 @@ impl Board {
     }
 
     /// Non-caro make along one direction (the stone of `s` is already in the line masks):
-    /// adds its digit to the keys within five, then re-grades the empty cells there.
+    /// adds its digit to the keys within five, then re-grades the empty cells there but
+    /// those of window bits in `skip`.
     #[inline(always)]
-    fn update_line_keys(&mut self, c: usize, d: usize, l: usize, i: usize, s: Color) {
+    #[allow(clippy::too_many_arguments)]
+    fn update_line_keys(
+        &mut self,
+        c: usize,
+        d: usize,
+        l: usize,
+        i: usize,
+        s: Color,
+        skip: u32,
+        forbid: usize,
+    ) {
         self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
         let occupied = self.lines[0][d][l] | self.lines[1][d][l] | self.geo.wall[d][l];
-        let mut empty = !occupied & (WINDOW << i);
-        if self.rule == Rule::Freestyle {
-            // Freestyle patterns never depend on the window's edge cells (a five through
-            // the centre spans offsets -4..=4 and longer runs win too; tested over every
-            // key): the cells five away keep their patterns.
-            empty &= !(1 << i | 1 << (i + 10));
-        }
+        let mut empty = !occupied & ((WINDOW & !skip) << i);
         let step = Dir::ALL[d].delta();
-        let forbid = self.forbid_black();
         while empty != 0 {
             let slot = empty.trailing_zeros() as usize;
             empty &= empty - 1;
@@ -616,6 +629,8 @@ impl Board {
     /// and updating classes, counts and pattern scores.
     #[inline(always)]
     fn set_line_patterns(&mut self, q: usize, d: usize, ps: [u8; 2], forbid: usize) {
+        // q is an on-board cell; masking keeps it and lets the compiler drop bounds checks.
+        let q = q & (CELLS - 1);
         let old = self.pat[q];
         let shift = 4 * d;
         let mask = !(15u16 << shift);
@@ -646,15 +661,14 @@ impl Board {
             self.pscore[s] += PATTERN_VALUE[to as usize] - PATTERN_VALUE[from as usize];
         }
         let t = [
-            COMBINED[forbid][new[0] as usize],
+            COMBINED[forbid & 1][new[0] as usize],
             COMBINED[0][new[1] as usize],
         ];
         for s in 0..2 {
-            let ot = self.threat[q][s];
-            if ot != t[s] {
-                self.counts[s][ot as usize] -= 1;
-                self.counts[s][t[s] as usize] += 1;
-            }
+            // Unconditional: when the class stays, the two updates cancel (no branch to
+            // mispredict).
+            self.counts[s][rec.threat[s] as usize] -= 1;
+            self.counts[s][t[s] as usize] += 1;
         }
         self.threat[q] = t;
     }
