@@ -199,6 +199,8 @@ pub struct Board {
     /// is 1 for each offset. Make adds each to the eight `near` bytes from `dx = -3`.
     neigh_rows: [u64; 7],
     hash: u64,
+    /// Stones on the board (the move list less its passes).
+    stones: usize,
     to_move: Color,
     moves: Vec<Pos>,
     undo: Vec<UndoRec>,
@@ -234,6 +236,7 @@ impl Board {
             neigh: nb.offsets(),
             neigh_rows: nb.row_masks(),
             hash: 0,
+            stones: 0,
             to_move: Color::Black,
             moves: Vec::with_capacity(size * size),
             undo: Vec::with_capacity(size * size + 8),
@@ -296,7 +299,7 @@ impl Board {
     }
     /// Stones on the board.
     pub fn stone_count(&self) -> usize {
-        self.moves.iter().filter(|p| !p.is_none()).count()
+        self.stones
     }
 
     /// The stone on `p`, if any (`None` also off the board).
@@ -450,6 +453,7 @@ impl Board {
     pub fn make(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p), "make on a non-empty point {p}");
         self.place(p, self.to_move);
+        self.stones += 1;
         self.hash ^= zobrist::keys().side;
         self.moves.push(p);
         self.to_move = !self.to_move;
@@ -692,6 +696,7 @@ impl Board {
         self.to_move = !self.to_move;
         self.hash ^= zobrist::keys().side;
         let p = self.unplace();
+        self.stones -= !p.is_none() as usize;
         #[cfg(debug_assertions)]
         self.assert_consistent();
         Some(p)
@@ -753,6 +758,8 @@ impl Board {
         fresh.rebuild_patterns_from_cells();
         assert!(self.lines == fresh.lines, "line masks diverged");
         assert_eq!(self.hash, fresh.hash, "hash diverged");
+        let stones = self.moves.iter().filter(|p| !p.is_none()).count();
+        assert_eq!(self.stones, stones, "stone count diverged");
         for &p in &self.geo.centre_out {
             let c = p.index();
             assert_eq!(
