@@ -544,10 +544,14 @@ impl Board {
             }
         }
         self.add_near(c, true);
-        for ch in self.changed.drain(rec.changed_from as usize..).rev() {
-            self.pat[ch.pos.index()] = ch.pat;
-            self.threat[ch.pos.index()] = ch.threat;
+        let from = rec.changed_from as usize;
+        for ch in self.changed[from..].iter().rev() {
+            // Masked: an on-board cell keeps its index, and the write needs no bounds check.
+            let q = ch.pos.index() & (CELLS - 1);
+            self.pat[q] = ch.pat;
+            self.threat[q] = ch.threat;
         }
+        self.changed.truncate(from);
         self.counts = rec.counts;
         self.pscore = rec.pscore;
         p
