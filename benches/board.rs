@@ -3,7 +3,8 @@
 //! but wrong change cannot win.
 //!
 //! `cargo bench --bench board` runs them all. For instruction counts (repeatable on a shared
-//! machine), `WUZI_BENCH_LOOPS=N` runs N rounds of the make+undo loop once and exits:
+//! machine), `WUZI_BENCH_LOOPS=N` runs N rounds of the make+undo loop once and exits
+//! (`WUZI_BENCH_WHAT=candidates` or `forbidden` for those loops instead):
 //! `cargo bench --bench board --no-run`, then
 //! `WUZI_BENCH_LOOPS=200 valgrind --tool=callgrind target/release/deps/board-<hash>`.
 
@@ -211,11 +212,31 @@ fn main() {
             .and_then(|s| s.parse().ok())
             .expect("a loop count");
         let mut set = midgame();
+        let what = std::env::var("WUZI_BENCH_WHAT").unwrap_or_default();
+        let mut list = MoveList::new();
+        let mut forbidden: Vec<Board> = FORBIDDEN
+            .iter()
+            .map(|&(m, _)| board(Rule::Renju, m))
+            .collect();
         for _ in 0..n {
-            make_undo_round(black_box(&mut set));
+            match what.as_str() {
+                "candidates" => {
+                    for (b, _) in set.iter_mut() {
+                        generate(black_box(b), GenKind::Candidates, &mut list);
+                    }
+                }
+                "forbidden" => {
+                    for b in forbidden.iter_mut() {
+                        black_box(black_box(&mut *b).forbidden_map());
+                    }
+                }
+                _ => make_undo_round(black_box(&mut set)),
+            }
         }
-        let total: usize = set.iter().map(|(_, ms)| ms.len()).sum();
-        println!("{} make+undo", n * total);
+        println!(
+            "{n} rounds of {}",
+            if what.is_empty() { "make_undo" } else { &what }
+        );
         return;
     }
     benches();

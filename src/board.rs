@@ -8,6 +8,10 @@ use crate::pattern::{self, LineRule, Pattern, Window, KEYS3, POW3, WINDOW};
 use crate::threat::{nibble, Threat, COMBINED, THREATS};
 use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 use crate::zobrist;
+use linekeys::{caro_edges, caro_key, KEY_ADD, KEY_SUB};
+
+mod check;
+mod linekeys;
 
 /// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].
 /// Dead, overline, B1, F1, B2, F2, B3, F3, B4, F4, double four, five.
@@ -19,85 +23,6 @@ fn packed_value(packed: u16) -> i32 {
         .map(|d| PATTERN_VALUE[((packed >> (4 * d)) & 15) as usize])
         .sum()
 }
-
-/// The 20-bit caro key of one side's window (wall cells hold no stone).
-#[inline(always)]
-fn caro_key(own: u32, opp: u32, wall: u32) -> usize {
-    Window {
-        own,
-        opp,
-        wall: wall & !(own | opp),
-    }
-    .key4()
-}
-
-/// Caro without exact five: the window at shift `i` of a line sees own stones `own` and
-/// opponent stones `opp`. When its edge cell (offset -5 or +5) holds an own stone whose run
-/// goes on beyond the window and ends at an opponent stone, the edge cell is returned as an
-/// opponent stone. That keeps every five through the centre the same: such a five covers
-/// offsets -4..=0 (or 0..=4) already, so it stays five or more long, and its end is closed
-/// either way. Without it, `O XXXXX.X O` with the gap filled counted as a five.
-#[inline]
-fn caro_edges(own_line: u32, opp_line: u32, i: usize, own: u32, opp: u32) -> (u32, u32) {
-    let (mut own, mut opp) = (own, opp);
-    // Own stones sit only on line bits MARGIN..MARGIN + 22, so a set edge bit means
-    // `i >= MARGIN` below and `i + 11 <= 28` above: the shifts stay in range, and the margin
-    // bits (never own) end every run.
-    if own & 1 != 0 {
-        let beyond = !own_line & ((1u32 << i) - 1);
-        let end = 31 - beyond.leading_zeros();
-        if opp_line >> end & 1 != 0 {
-            own &= !1;
-            opp |= 1;
-        }
-    }
-    if own & (1 << 10) != 0 {
-        let beyond = !own_line & (u32::MAX << (i + 11));
-        let end = beyond.trailing_zeros();
-        if opp_line >> end & 1 != 0 {
-            own &= !(1 << 10);
-            opp |= 1 << 10;
-        }
-    }
-    (own, opp)
-}
-
-/// `KEY_DIGIT[k + 5]`: the base-3 place value, in the key of the cell `k` steps along a line
-/// from a stone, of that stone's window cell (offset `-k` from the cell's centre; the centre
-/// itself, `k = 0`, has no digit).
-const KEY_DIGIT: [u16; 11] = {
-    let mut t = [0u16; 11];
-    let mut k = 0;
-    while k < 11 {
-        let bit = 10 - k; // window bit of offset -(k - 5)
-        t[k] = if bit == 5 {
-            0
-        } else {
-            POW3[1 << if bit < 5 { bit } else { bit - 1 }]
-        };
-        k += 1;
-    }
-    t
-};
-
-const fn key_deltas(colour: usize, sign: u32) -> [u32; 11] {
-    // Own 1 and blocked 2 in the side's key; black's key in the low half.
-    let (b, w) = if colour == 0 { (1, 2) } else { (2, 1) };
-    let mut t = [0u32; 11];
-    let mut k = 0;
-    while k < 11 {
-        let digit = KEY_DIGIT[k] as u32;
-        t[k] = ((digit * b) | ((digit * w) << 16)).wrapping_mul(sign);
-        k += 1;
-    }
-    t
-}
-
-/// `KEY_ADD[stone colour][k + 5]`: what a stone adds to the packed keys of the cell `k`
-/// steps from it (own 1, blocked 2; black's key in the low half).
-const KEY_ADD: [[u32; 11]; 2] = [key_deltas(0, 1), key_deltas(1, 1)];
-/// The same, subtracted (added with wrapping) by unplace.
-const KEY_SUB: [[u32; 11]; 2] = [key_deltas(0, u32::MAX), key_deltas(1, u32::MAX)];
 
 /// Most cells one stone can re-grade: every cell of its four lines (caro overlines can carry
 /// a change beyond five cells).
@@ -199,6 +124,8 @@ pub struct Board {
     /// is 1 for each offset. Make adds each to the eight `near` bytes from `dx = -3`.
     neigh_rows: [u64; 7],
     hash: u64,
+    /// Stones on the board (the move list less its passes).
+    stones: usize,
     to_move: Color,
     moves: Vec<Pos>,
     undo: Vec<UndoRec>,
@@ -234,6 +161,7 @@ impl Board {
             neigh: nb.offsets(),
             neigh_rows: nb.row_masks(),
             hash: 0,
+            stones: 0,
             to_move: Color::Black,
             moves: Vec::with_capacity(size * size),
             undo: Vec::with_capacity(size * size + 8),
@@ -296,7 +224,7 @@ impl Board {
     }
     /// Stones on the board.
     pub fn stone_count(&self) -> usize {
-        self.moves.iter().filter(|p| !p.is_none()).count()
+        self.stones
     }
 
     /// The stone on `p`, if any (`None` also off the board).
@@ -466,6 +394,7 @@ impl Board {
     pub fn make(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p), "make on a non-empty point {p}");
         self.place(p, self.to_move);
+        self.stones += 1;
         self.hash ^= zobrist::keys().side;
         self.moves.push(p);
         self.to_move = !self.to_move;
@@ -500,6 +429,15 @@ impl Board {
         self.cells[c] = s as u8 + 1;
         self.hash ^= zobrist::keys().stone[s.index()][c];
         self.add_near(c, false);
+        // Freestyle patterns never depend on the window's edge cells (a five through the
+        // centre spans offsets -4..=4 and longer runs win too; tested over every key in
+        // tests/table_props.rs): the cells five away keep their patterns.
+        let skip = if self.rule == Rule::Freestyle {
+            1 | 1 << 10
+        } else {
+            0
+        };
+        let forbid = self.forbid_black();
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
@@ -507,7 +445,7 @@ impl Board {
             if self.caro {
                 self.update_line(p, d, l, i);
             } else {
-                self.update_line_keys(c, d, l, i, s);
+                self.update_line_keys(c, d, l, i, s, skip, forbid);
             }
         }
     }
@@ -547,10 +485,14 @@ impl Board {
             }
         }
         self.add_near(c, true);
-        for ch in self.changed.drain(rec.changed_from as usize..).rev() {
-            self.pat[ch.pos.index()] = ch.pat;
-            self.threat[ch.pos.index()] = ch.threat;
+        let from = rec.changed_from as usize;
+        for ch in self.changed[from..].iter().rev() {
+            // Masked: an on-board cell keeps its index, and the write needs no bounds check.
+            let q = ch.pos.index() & (CELLS - 1);
+            self.pat[q] = ch.pat;
+            self.threat[q] = ch.threat;
         }
+        self.changed.truncate(from);
         self.counts = rec.counts;
         self.pscore = rec.pscore;
         p
@@ -594,20 +536,24 @@ impl Board {
     }
 
     /// Non-caro make along one direction (the stone of `s` is already in the line masks):
-    /// adds its digit to the keys within five, then re-grades the empty cells there.
+    /// adds its digit to the keys within five, then re-grades the empty cells there but
+    /// those of window bits in `skip`.
     #[inline(always)]
-    fn update_line_keys(&mut self, c: usize, d: usize, l: usize, i: usize, s: Color) {
+    #[allow(clippy::too_many_arguments)]
+    fn update_line_keys(
+        &mut self,
+        c: usize,
+        d: usize,
+        l: usize,
+        i: usize,
+        s: Color,
+        skip: u32,
+        forbid: usize,
+    ) {
         self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
         let occupied = self.lines[0][d][l] | self.lines[1][d][l] | self.geo.wall[d][l];
-        let mut empty = !occupied & (WINDOW << i);
-        if self.rule == Rule::Freestyle {
-            // Freestyle patterns never depend on the window's edge cells (a five through
-            // the centre spans offsets -4..=4 and longer runs win too; tested over every
-            // key): the cells five away keep their patterns.
-            empty &= !(1 << i | 1 << (i + 10));
-        }
+        let mut empty = !occupied & ((WINDOW & !skip) << i);
         let step = Dir::ALL[d].delta();
-        let forbid = self.forbid_black();
         while empty != 0 {
             let slot = empty.trailing_zeros() as usize;
             empty &= empty - 1;
@@ -632,6 +578,8 @@ impl Board {
     /// and updating classes, counts and pattern scores.
     #[inline(always)]
     fn set_line_patterns(&mut self, q: usize, d: usize, ps: [u8; 2], forbid: usize) {
+        // q is an on-board cell; masking keeps it and lets the compiler drop bounds checks.
+        let q = q & (CELLS - 1);
         let old = self.pat[q];
         let shift = 4 * d;
         let mask = !(15u16 << shift);
@@ -662,15 +610,14 @@ impl Board {
             self.pscore[s] += PATTERN_VALUE[to as usize] - PATTERN_VALUE[from as usize];
         }
         let t = [
-            COMBINED[forbid][new[0] as usize],
+            COMBINED[forbid & 1][new[0] as usize],
             COMBINED[0][new[1] as usize],
         ];
         for s in 0..2 {
-            let ot = self.threat[q][s];
-            if ot != t[s] {
-                self.counts[s][ot as usize] -= 1;
-                self.counts[s][t[s] as usize] += 1;
-            }
+            // Unconditional: when the class stays, the two updates cancel (no branch to
+            // mispredict).
+            self.counts[s][rec.threat[s] as usize] -= 1;
+            self.counts[s][t[s] as usize] += 1;
         }
         self.threat[q] = t;
     }
@@ -694,6 +641,7 @@ impl Board {
         self.to_move = !self.to_move;
         self.hash ^= zobrist::keys().side;
         let p = self.unplace();
+        self.stones -= !p.is_none() as usize;
         #[cfg(debug_assertions)]
         self.assert_consistent();
         Some(p)
@@ -721,129 +669,6 @@ impl Board {
     fn undo_n(&mut self, n: usize) {
         for _ in 0..n {
             self.undo();
-        }
-    }
-
-    /// Checks every piece of incremental state against a recomputation from the cells.
-    /// Debug builds call it after every make and undo.
-    pub fn assert_consistent(&self) {
-        let z = zobrist::keys();
-        let mut fresh = Board {
-            lines: [[[0; crate::geometry::LINES]; 4]; 2],
-            near: [0; CELLS + 2 * NEAR_BASE],
-            hash: if self.to_move == Color::White {
-                z.side
-            } else {
-                0
-            },
-            ..self.clone()
-        };
-        for &p in &self.geo.centre_out {
-            if let Some(col) = self.stone(p) {
-                let c = p.index();
-                fresh.hash ^= z.stone[col.index()][c];
-                for d in 0..4 {
-                    let l = self.geo.line[d][c] as usize;
-                    fresh.lines[col.index()][d][l] |= 1 << (self.geo.idx[d][c] as u32 + MARGIN);
-                }
-                for &o in &self.neigh {
-                    fresh.near[((c + NEAR_BASE) as isize + o) as usize] += 1;
-                }
-            }
-        }
-        // Patterns are recomputed from windows read off the cell array, not the line masks.
-        fresh.rebuild_patterns_from_cells();
-        assert!(self.lines == fresh.lines, "line masks diverged");
-        assert_eq!(self.hash, fresh.hash, "hash diverged");
-        for &p in &self.geo.centre_out {
-            let c = p.index();
-            assert_eq!(
-                self.near[c + NEAR_BASE],
-                fresh.near[c + NEAR_BASE],
-                "near {p}"
-            );
-            assert_eq!(self.pat[c], fresh.pat[c], "patterns of {p}");
-            for d in 0..4 {
-                let slot = self.geo.idx[d][c] as usize + MARGIN as usize;
-                let l = self.geo.line[d][c] as usize;
-                let ok = self.caro || self.keys[d][l][slot] == fresh.keys[d][l][slot];
-                assert!(ok, "table keys of {p} along {d}");
-            }
-            assert_eq!(self.threat[c], fresh.threat[c], "threat of {p}");
-        }
-        assert_eq!(self.counts, fresh.counts, "threat counts diverged");
-        assert_eq!(self.pscore, fresh.pscore, "pattern scores diverged");
-    }
-
-    fn cell_window(&self, p: Pos, d: Dir, side: Color) -> Window {
-        let mut w = Window {
-            own: 0,
-            opp: 0,
-            wall: 0,
-        };
-        for k in -5isize..=5 {
-            let bit = 1u32 << (k + 5);
-            match self.geo.step(p, d, k) {
-                None => w.wall |= bit,
-                Some(q) => match self.stone(q) {
-                    Some(c) if c == side => w.own |= bit,
-                    Some(_) => w.opp |= bit,
-                    None => {}
-                },
-            }
-        }
-        w.own &= !(1 << 5);
-        if self.caro_long {
-            // An own run through the window's edge cell that an opponent stone closes beyond
-            // the window counts as closed at the edge (see `caro_edges`).
-            for (edge, dir) in [(-5isize, -1isize), (5, 1)] {
-                if w.own & (1 << (edge + 5)) == 0 {
-                    continue;
-                }
-                let mut k = edge;
-                while self.geo.step(p, d, k).and_then(|q| self.stone(q)) == Some(side) {
-                    k += dir;
-                }
-                if self.geo.step(p, d, k).and_then(|q| self.stone(q)) == Some(!side) {
-                    w.own &= !(1 << (edge + 5));
-                    w.opp |= 1 << (edge + 5);
-                }
-            }
-        }
-        w
-    }
-
-    fn rebuild_patterns_from_cells(&mut self) {
-        self.counts = [[0; THREATS]; 2];
-        self.pscore = [0; 2];
-        for &p in &self.geo.centre_out {
-            let c = p.index();
-            let mut packed = [0u16; 2];
-            for d in Dir::ALL {
-                for side in Color::ALL {
-                    let w = self.cell_window(p, d, side);
-                    let slot = &mut self.keys[d as usize][self.geo.line[d as usize][c] as usize]
-                        [self.geo.idx[d as usize][c] as usize + MARGIN as usize];
-                    let half = 16 * side.index() as u32;
-                    *slot = (*slot & !(0xFFFF << half)) | (w.key3() as u32) << half;
-                    let pt = pattern::lookup(self.tables[side.index()], w, self.caro);
-                    packed[side.index()] |= (pt as u16) << (4 * d as usize);
-                }
-            }
-            if self.cells[c] != EMPTY {
-                self.pat[c] = [0; 2];
-                self.threat[c] = [Threat::None; 2];
-                continue;
-            }
-            self.pat[c] = packed;
-            self.threat[c] = [
-                COMBINED[self.forbid_black()][packed[0] as usize],
-                COMBINED[0][packed[1] as usize],
-            ];
-            for s in 0..2 {
-                self.counts[s][self.threat[c][s] as usize] += 1;
-                self.pscore[s] += packed_value(packed[s]);
-            }
         }
     }
 }

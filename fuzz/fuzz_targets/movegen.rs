@@ -14,12 +14,18 @@ use wuzi::types::{Color, Pos};
 use wuzi::Board;
 
 /// A stone within Chebyshev distance 2, or along a line within 3 (the default
-/// neighbourhood), by scanning the cells.
+/// neighbourhood), by looking at the cells around `p`.
 fn near_by_scan(b: &Board, p: Pos) -> bool {
-    b.cells().iter().any(|&q| {
-        let (dx, dy) = (p.x().abs_diff(q.x()), p.y().abs_diff(q.y()));
-        let d = dx.max(dy);
-        b.stone(q).is_some() && d > 0 && (d <= 2 || (d <= 3 && (dx == 0 || dy == 0 || dx == dy)))
+    let (x, y) = (p.x() as isize, p.y() as isize);
+    let n = b.size() as isize;
+    (-3isize..=3).any(|dy| {
+        (-3isize..=3).any(|dx| {
+            let (qx, qy) = (x + dx, y + dy);
+            let d = dx.abs().max(dy.abs());
+            let shape = d > 0 && (d <= 2 || dx == 0 || dy == 0 || dx.abs() == dy.abs());
+            let on = (0..n).contains(&qx) && (0..n).contains(&qy);
+            shape && on && b.stone(Pos::new(qx as usize, qy as usize)).is_some()
+        })
     })
 }
 
