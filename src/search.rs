@@ -360,30 +360,13 @@ impl<'a> Searcher<'a> {
             return;
         }
         let mut keep = Vec::with_capacity(roots.len());
-        let me = self.board.to_move();
         for &(p, s) in roots.iter() {
+            // After our reply the opponent moves; a four of ours makes it block first, which
+            // the solver handles (the threat goes on only if the block is itself a four).
             self.board.make(p);
-            // A four of ours only delays: after the forced block, the threat must be gone.
-            let fives = self.board.count(me, Threat::Five);
-            let block = (fives == 1)
-                .then(|| self.board.cells().iter().copied())
-                .and_then(|mut c| c.find(|&q| self.board.threat(q, me) == Threat::Five));
-            let defends = if fives >= 2 {
-                true
-            } else {
-                if let Some(q) = block {
-                    self.board.make(q);
-                    self.board.make_pass();
-                }
-                let r = self.solve(vct, &lim(move_nodes));
-                if block.is_some() {
-                    self.board.undo();
-                    self.board.undo();
-                }
-                !matches!(r, Proof::Win(_))
-            };
+            let r = self.solve(vct, &lim(move_nodes));
             self.board.undo();
-            if defends {
+            if !matches!(r, Proof::Win(_)) {
                 keep.push((p, s));
             }
         }
