@@ -10,6 +10,7 @@ use crate::threats::{Proof, SolveLimits, Solver};
 use crate::tt::{Bound, Tt, MATE_BOUND};
 use crate::types::{Color, Pos, CELLS};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A won position's score at the root; a win in `n` plies scores `WIN - n`.
@@ -108,7 +109,7 @@ impl Default for Options {
 pub struct Shared<'a> {
     pub options: Options,
     pub tt: &'a Tt,
-    pub stop: &'a AtomicBool,
+    pub stop: &'a Arc<AtomicBool>,
     pub nodes: AtomicU64,
     pub start: Instant,
     pub limits: Limits,
@@ -315,7 +316,7 @@ impl<'a> Searcher<'a> {
             depth,
             nodes,
             deadline: time.map(|t| self.shared.start + t),
-            stop: None,
+            stop: Some(self.shared.stop.clone()),
         };
         let vcf = self.solver.vcf(&mut self.board, &lim(budget / 4, 120));
         self.nodes += self.solver.nodes();
@@ -351,7 +352,7 @@ impl<'a> Searcher<'a> {
             depth: if vct { 10 } else { 120 },
             nodes,
             deadline,
-            stop: None,
+            stop: Some(self.shared.stop.clone()),
         };
         self.board.make_pass();
         let threat = self.solve(vct, &lim(threat_nodes));

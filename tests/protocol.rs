@@ -121,8 +121,9 @@ fn about_and_a_short_game() {
     let mut taken = vec![];
     b.send("BEGIN");
     taken.push(point(&b.answer()));
-    // The opponent plays along the top edge: never where the brain already played.
-    for x in 0..6 {
+    // The opponent plays along the top edge: never where the brain already played. Four
+    // replies: the brain's fifth stone may already make five, ending the game.
+    for x in 0..4 {
         let mine = (x * 2, 0);
         assert!(!taken.contains(&mine));
         taken.push(mine);
