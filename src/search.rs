@@ -187,7 +187,9 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return true;
         }
-        if self.nodes & (CHECK_EVERY - 1) == 0 {
+        // Solver calls add many nodes at once, so count since the last check rather than
+        // testing for a multiple of CHECK_EVERY (which a jump can skip for a long time).
+        if self.nodes - self.flushed >= CHECK_EVERY {
             self.flush_nodes();
             if self.shared.stop.load(Ordering::Relaxed) || self.shared.out_of_time() {
                 self.shared.stop.store(true, Ordering::Relaxed);
