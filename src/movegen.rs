@@ -52,6 +52,11 @@ impl MoveList {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// Keeps the first `n` moves.
+    #[inline(always)]
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
     /// Empties the list.
     #[inline(always)]
     pub fn clear(&mut self) {
@@ -66,6 +71,10 @@ impl MoveList {
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [ScoredMove] {
         &mut self.moves[..self.len]
+    }
+    /// Iterates the scores.
+    pub fn iter_scores(&self) -> impl Iterator<Item = i32> + '_ {
+        self.as_slice().iter().map(|m| m.score)
     }
     /// Iterates the positions.
     pub fn iter(&self) -> impl Iterator<Item = Pos> + '_ {

@@ -90,6 +90,9 @@ pub struct Options {
     pub eval: crate::eval::EvalWeights,
     /// At the root, also keep only moves that stop the opponent's VCT.
     pub root_vct_defence: bool,
+    /// Below the root, in quiet nodes, search only moves whose ordering score reaches this
+    /// (at least [`MIN_NARROW_MOVES`] of them); 0 searches every candidate.
+    pub narrow_score: i32,
 }
 
 impl Default for Options {
@@ -101,6 +104,7 @@ impl Default for Options {
             lmr_scale: 50,
             eval: crate::eval::EvalWeights::default(),
             root_vct_defence: true,
+            narrow_score: 0,
         }
     }
 }
@@ -146,6 +150,9 @@ pub struct Searcher<'a> {
 }
 
 const CHECK_EVERY: u64 = 1024;
+
+/// Fewest moves a narrowed quiet node keeps.
+pub const MIN_NARROW_MOVES: usize = 8;
 
 /// Quiet moves searched at each remaining depth (up to 4) before the rest are pruned.
 const LMP_MOVES: [usize; 5] = [4, 6, 10, 16, 24];
@@ -513,6 +520,7 @@ impl<'a> Searcher<'a> {
             return !list.is_empty();
         }
         let opp_threes = b.count(opp, Threat::Flex4) > 0;
+        let mut quiet_node = false;
         if opp_threes && b.count(me, Threat::Flex4) == 0 {
             // Only our fours, or points where the opponent would make a four or better
             // (which block its open threes), can hold.
@@ -527,10 +535,19 @@ impl<'a> Searcher<'a> {
             }
         } else {
             generate(b, GenKind::Candidates, list);
+            quiet_node = ply > 0;
         }
         let k = self.killers[ply];
         let side = me.index();
         crate::simd::score_moves(&self.board, me, list.as_mut_slice());
+        // Below the root, quiet nodes search only moves that make or stop something.
+        let narrow = self.shared.options.narrow_score;
+        let keep = if quiet_node && narrow > 0 {
+            let n = list.iter_scores().filter(|&s| s >= narrow).count();
+            n.max(MIN_NARROW_MOVES)
+        } else {
+            usize::MAX
+        };
         for m in list.as_mut_slice() {
             let p = m.pos;
             m.score = if p == tt_move {
@@ -546,6 +563,7 @@ impl<'a> Searcher<'a> {
             };
         }
         list.sort();
+        list.truncate(keep);
         true
     }
 
