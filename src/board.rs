@@ -377,15 +377,21 @@ impl Board {
                 packed[0] |= (ps[0] as u16) << (4 * d);
                 packed[1] |= (ps[1] as u16) << (4 * d);
             }
-            self.pat[c] = packed;
-            self.threat[c] = [
-                COMBINED[self.forbid_black()][packed[0] as usize],
-                COMBINED[0][packed[1] as usize],
-            ];
-            for s in 0..2 {
-                self.counts[s][self.threat[c][s] as usize] += 1;
-                self.pscore[s] += packed_value(packed[s]);
-            }
+            self.store_fresh_cell(c, packed);
+        }
+    }
+
+    /// Stores a freshly computed cell (both sides' packed patterns) and adds it to the class
+    /// counts and pattern scores: the shared last step of the from-scratch rebuilds.
+    pub(super) fn store_fresh_cell(&mut self, c: usize, packed: [u16; 2]) {
+        self.pat[c] = packed;
+        self.threat[c] = [
+            COMBINED[self.forbid_black()][packed[0] as usize],
+            COMBINED[0][packed[1] as usize],
+        ];
+        for s in 0..2 {
+            self.counts[s][self.threat[c][s] as usize] += 1;
+            self.pscore[s] += packed_value(packed[s]);
         }
     }
 

@@ -75,23 +75,6 @@ impl Gen {
     }
 }
 
-fn well_formed(answer: &str) -> bool {
-    let is_move = |t: &str| {
-        t.split_once(',').is_some_and(|(x, y)| {
-            x.parse::<usize>().is_ok_and(|x| x < 22) && y.parse::<usize>().is_ok_and(|y| y < 22)
-        })
-    };
-    !answer.contains(['\n', '\r'])
-        && (answer == "OK"
-            || answer == "SWAP"
-            || answer.starts_with("ERROR ")
-            || answer.starts_with("UNKNOWN ")
-            || answer.starts_with("MESSAGE ")
-            || answer.starts_with("name=\"wuzi\"")
-            || (answer.starts_with("FORBID ") && answer.ends_with('.'))
-            || answer.split(' ').all(is_move))
-}
-
 #[test]
 fn over_a_thousand_generated_lines() {
     let mut g = Gen(0x9e37_79b9_7f4a_7c15);
@@ -103,7 +86,10 @@ fn over_a_thousand_generated_lines() {
             let before = s.engine().board().moves().to_vec();
             let (answers, flow) = s.answer(&line);
             for a in &answers {
-                assert!(well_formed(a), "game {game}: '{line}' gave '{a}'");
+                assert!(
+                    wuzi::protocol::is_well_formed_answer(a),
+                    "game {game}: '{line}' gave '{a}'"
+                );
             }
             let refused = !answers.is_empty()
                 && answers

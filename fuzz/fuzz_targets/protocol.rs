@@ -6,22 +6,6 @@
 use libfuzzer_sys::fuzz_target;
 use wuzi::protocol::{Flow, Options, Session};
 
-fn well_formed(answer: &str) -> bool {
-    let is_move = |t: &str| {
-        t.split_once(',').is_some_and(|(x, y)| {
-            x.parse::<usize>().is_ok_and(|x| x < 22) && y.parse::<usize>().is_ok_and(|y| y < 22)
-        })
-    };
-    !answer.contains(['\n', '\r'])
-        && (answer == "OK"
-            || answer == "SWAP"
-            || answer.starts_with("ERROR ")
-            || answer.starts_with("UNKNOWN ")
-            || answer.starts_with("MESSAGE ")
-            || answer.starts_with("name=\"wuzi\"")
-            || (answer.starts_with("FORBID ") && answer.ends_with('.'))
-            || answer.split(' ').all(is_move))
-}
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -35,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     for line in text.split(['\n', '\r']).take(64) {
         let (answers, flow) = session.answer(line);
         for a in &answers {
-            assert!(well_formed(a), "'{line}' gave '{a}'");
+            assert!(wuzi::protocol::is_well_formed_answer(a), "'{line}' gave '{a}'");
         }
         if flow == Flow::Quit {
             break;

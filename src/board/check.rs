@@ -1,10 +1,10 @@
 //! The debug recomputation: every piece of incremental board state rebuilt from the cell
 //! array alone (windows read cell by cell, not from the line masks) and compared.
 
-use super::{packed_value, Board, EMPTY, NEAR_BASE};
+use super::{Board, EMPTY, NEAR_BASE};
 use crate::geometry::MARGIN;
 use crate::pattern::{self, Window};
-use crate::threat::{Threat, COMBINED, THREATS};
+use crate::threat::{Threat, THREATS};
 use crate::types::{Color, Dir, Pos, CELLS};
 use crate::zobrist;
 
@@ -122,15 +122,7 @@ impl Board {
                 self.threat[c] = [Threat::None; 2];
                 continue;
             }
-            self.pat[c] = packed;
-            self.threat[c] = [
-                COMBINED[self.forbid_black()][packed[0] as usize],
-                COMBINED[0][packed[1] as usize],
-            ];
-            for s in 0..2 {
-                self.counts[s][self.threat[c][s] as usize] += 1;
-                self.pscore[s] += packed_value(packed[s]);
-            }
+            self.store_fresh_cell(c, packed);
         }
     }
 }

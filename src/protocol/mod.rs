@@ -25,3 +25,23 @@ pub fn run_script(input: &str, opts: Options) -> Vec<String> {
     }
     lines
 }
+
+/// Is `answer` one well-formed line of what a brain may print: `OK`, `SWAP`, `ERROR ...`,
+/// `UNKNOWN ...`, `MESSAGE ...`, the ABOUT line, `FORBID ....`, or one or more `x,y` points
+/// (coordinates below 22)? The protocol tests and the fuzz target hold every answer to it.
+pub fn is_well_formed_answer(answer: &str) -> bool {
+    let is_move = |t: &str| {
+        t.split_once(',').is_some_and(|(x, y)| {
+            x.parse::<usize>().is_ok_and(|x| x < 22) && y.parse::<usize>().is_ok_and(|y| y < 22)
+        })
+    };
+    !answer.contains(['\n', '\r'])
+        && (answer == "OK"
+            || answer == "SWAP"
+            || answer.starts_with("ERROR ")
+            || answer.starts_with("UNKNOWN ")
+            || answer.starts_with("MESSAGE ")
+            || answer.starts_with("name=\"wuzi\"")
+            || (answer.starts_with("FORBID ") && answer.ends_with('.'))
+            || answer.split(' ').all(is_move))
+}
