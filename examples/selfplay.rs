@@ -16,6 +16,7 @@ fn config(flags: &[String]) -> Config {
             "root" => c.search.root_threat_nodes = v,
             "prune" => c.search.prune = v != 0,
             "lmr" => c.search.lmr_scale = v as i32,
+            "threads" => c.threads = v as usize,
             "narrow" => c.search.narrow_score = v as i32,
             "vctdef" => c.search.root_vct_defence = v != 0,
             "pat16" => c.search.eval.pattern16 = v as i32,
