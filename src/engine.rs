@@ -373,16 +373,26 @@ impl Engine {
                     let shared = &shared;
                     s.spawn(move || {
                         let mut t = Searcher::new(board, shared, id);
-                        t.think(&mut |_| {});
+                        t.think(&mut |_| {})
                     })
                 })
                 .collect();
             let mut main = Searcher::new(board, &shared, 0);
             main.exact_root = exact_root;
-            let out = main.think(on_info);
+            let mut out = main.think(on_info);
             shared.stop.store(true, Ordering::Relaxed);
+            // The deepest finished iteration of any thread gives the move, unless the main
+            // thread proved a win (its root threat solve) or must keep exact root scores.
+            let proven = crate::search::mate_distance(out.score).is_some_and(|m| m > 0);
             for h in helpers {
-                let _ = h.join();
+                if let Ok(o) = h.join() {
+                    if !proven && !exact_root && !o.best.is_none() && o.depth > out.depth {
+                        out.best = o.best;
+                        out.score = o.score;
+                        out.depth = o.depth;
+                        out.pv = o.pv;
+                    }
+                }
             }
             out
         });
