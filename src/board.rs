@@ -251,6 +251,14 @@ impl Board {
     pub fn pattern(&self, p: Pos, side: Color, d: Dir) -> Pattern {
         nibble(self.pat[p.index()][side.index()], d as usize)
     }
+    /// In how many directions `side` makes an open three by playing the empty cell `p`.
+    #[inline]
+    pub fn open_threes(&self, p: Pos, side: Color) -> usize {
+        Dir::ALL
+            .iter()
+            .filter(|&&d| self.pattern(p, side, d) == Pattern::F3)
+            .count()
+    }
     /// The combined class of what `side` makes by playing `p` (`None` on occupied cells).
     #[inline(always)]
     pub fn threat(&self, p: Pos, side: Color) -> Threat {

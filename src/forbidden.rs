@@ -24,15 +24,8 @@ impl Board {
         match self.threat(p, Color::Black) {
             Threat::Five => false,
             Threat::Forbidden => true,
-            _ => self.open_threes(p) >= 2,
+            _ => self.open_threes(p, Color::Black) >= 2,
         }
-    }
-
-    fn open_threes(&self, p: Pos) -> usize {
-        Dir::ALL
-            .iter()
-            .filter(|&&d| self.pattern(p, Color::Black, d) == Pattern::F3)
-            .count()
     }
 
     /// Is the empty point `p` forbidden for black? Always false outside renju.

@@ -133,18 +133,12 @@ pub fn generate(board: &mut Board, kind: GenKind, list: &mut MoveList) {
             GenKind::Candidates => board.is_near(p),
             GenKind::Fives => t == Threat::Five,
             GenKind::Fours => t >= Threat::Block4,
-            GenKind::Threes => t >= Threat::Flex3 || is_three(board, p, side),
+            GenKind::Threes => t >= Threat::Flex3 || board.open_threes(p, side) > 0,
         };
         if wanted && !(check_forbid && board.is_forbidden(p)) {
             list.push(p);
         }
     }
-}
-
-fn is_three(board: &Board, p: Pos, side: Color) -> bool {
-    crate::types::Dir::ALL
-        .iter()
-        .any(|&d| board.pattern(p, side, d) == crate::pattern::Pattern::F3)
 }
 
 /// Defences when the opponent threatens to win next move (has a five point): the
@@ -155,6 +149,24 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
     for &p in board.cells() {
         if board.threat(p, opp) == Threat::Five && !(check_forbid && board.is_forbidden(p)) {
+            list.push(p);
+        }
+    }
+}
+
+/// Replies of the side to move to an opponent's open three: its own fours, and every point
+/// where the opponent would make a four or better (which includes every point that blocks
+/// the three). Centre-out, never a forbidden point for black under renju.
+pub fn three_defences(board: &mut Board, list: &mut MoveList) {
+    list.clear();
+    let me = board.to_move();
+    let opp = !me;
+    let check_forbid = me == Color::Black && board.rule().has_forbidden();
+    for &p in board.cells() {
+        if board.is_empty(p)
+            && (board.threat(p, me) >= Threat::Block4 || board.threat(p, opp) >= Threat::Block4)
+            && !(check_forbid && board.is_forbidden(p))
+        {
             list.push(p);
         }
     }

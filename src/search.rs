@@ -526,17 +526,8 @@ impl<'a> Searcher<'a> {
         let opp_threes = b.count(opp, Threat::Flex4) > 0;
         let mut quiet_node = false;
         if opp_threes && b.count(me, Threat::Flex4) == 0 {
-            // Only our fours, or points where the opponent would make a four or better
-            // (which block its open threes), can hold.
-            let check = me == Color::Black && b.rule().has_forbidden();
-            for &p in b.cells() {
-                if b.is_empty(p)
-                    && (b.threat(p, me) >= Threat::Block4 || b.threat(p, opp) >= Threat::Block4)
-                    && !(check && b.is_forbidden(p))
-                {
-                    list.push(p);
-                }
-            }
+            // Only our fours, or points that block its open threes, can hold.
+            crate::movegen::three_defences(b, list);
         } else {
             generate(b, GenKind::Candidates, list);
             quiet_node = ply > 0;

@@ -5,8 +5,9 @@
 //! proven: every defender reply is tried.
 
 use crate::board::Board;
+use crate::movegen::{three_defences, MoveList};
 use crate::threat::Threat;
-use crate::types::{Color, Dir, Pos};
+use crate::types::{Color, Pos};
 use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -290,14 +291,13 @@ impl Solver {
         if b.count(d, Threat::Five) > 0 {
             return Ok(false);
         }
-        let mut moves = [Pos::NONE; 256];
-        let n;
+        let mut moves = MoveList::new();
         match fives_of(b, a) {
             (0, _) => {
                 if legal_flex4(b, a).is_none() {
                     return Ok(false); // no threat left: the defender is free
                 }
-                n = defences_to_three(b, d, &mut moves);
+                three_defences(b, &mut moves);
             }
             (1, q) => {
                 if d == Color::Black && b.is_forbidden(q) {
@@ -305,8 +305,7 @@ impl Solver {
                     line.push(Pos::NONE);
                     return Ok(true);
                 }
-                moves[0] = q;
-                n = 1;
+                moves.push(q);
             }
             _ => {
                 let (q1, q2) = two_fives(b, a);
@@ -316,7 +315,7 @@ impl Solver {
             }
         }
         let mut first_line = Vec::new();
-        for (i, &r) in moves[..n].iter().enumerate() {
+        for (i, r) in moves.iter().enumerate() {
             b.make(r);
             let mut sub = Vec::new();
             let res = self.vct_attack(b, depth, &mut sub);
@@ -384,12 +383,6 @@ fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
     })
 }
 
-fn has_open_three(b: &Board, p: Pos, side: Color) -> bool {
-    Dir::ALL
-        .iter()
-        .any(|&d| b.pattern(p, side, d) == crate::pattern::Pattern::F3)
-}
-
 /// The attacker's threat moves: fours (and, unless `fours_only`, open threes), strongest
 /// first, legal only. Returns how many were written.
 fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> usize {
@@ -403,7 +396,7 @@ fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> u
         let ok = if fours_only {
             t >= Threat::Block4
         } else {
-            t >= Threat::Block4 || has_open_three(b, p, a)
+            t >= Threat::Block4 || b.open_threes(p, a) > 0
         };
         if ok && n < scored.len().min(out.len()) {
             scored[n] = (t as i32, p);
@@ -421,25 +414,4 @@ fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> u
         k += 1;
     }
     k
-}
-
-/// The defender's replies to an open three: its own fours, and every point where the
-/// attacker would make a four or better (which includes the points that block the three).
-fn defences_to_three(b: &mut Board, d: Color, out: &mut [Pos]) -> usize {
-    let a = !d;
-    let mut n = 0;
-    let cells = b.cells();
-    for &p in cells {
-        if !b.is_empty(p) {
-            continue;
-        }
-        if (b.threat(p, d) >= Threat::Block4 || b.threat(p, a) >= Threat::Block4)
-            && !(d == Color::Black && b.is_forbidden(p))
-            && n < out.len()
-        {
-            out[n] = p;
-            n += 1;
-        }
-    }
-    n
 }
