@@ -19,6 +19,11 @@ fn config(flags: &[String]) -> Config {
             "threads" => c.threads = v as usize,
             "narrow" => c.search.narrow_score = v as i32,
             "vctdef" => c.search.root_vct_defence = v != 0,
+            "local" => c.search.locality = v != 0,
+            "lmrall" => c.search.lmr_all = v != 0,
+            "avg" => c.search.avg_eval = v != 0,
+            "caps" => c.search.move_caps = v != 0,
+            "rfp" => c.search.rfp = v as i32,
             "pat16" => c.search.eval.pattern16 = v as i32,
             // Scale the other side's class weights to `v` percent of the own ones.
             "opp%" => {

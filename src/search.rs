@@ -97,6 +97,23 @@ pub struct Options {
     /// games at 60,000 nodes a move: 200 scored 57.5% against 0 (40: 53.8%, 100: 55.0%;
     /// 400 against 200: 52.5%).
     pub narrow_score: i32,
+    /// Leaves score the mean of their static evaluation and the parent's (negated), which
+    /// cancels most of the side-to-move swing between odd and even depths.
+    pub avg_eval: bool,
+    /// Non-PV nodes search at most a depth-dependent number of moves (fewer when either
+    /// side has a four or an open three to make).
+    pub move_caps: bool,
+    /// Margin per ply of reverse futility (a static score this far above beta returns) and
+    /// razoring (this far below alpha drops to the leaf check) at shallow non-PV nodes;
+    /// 0: neither.
+    pub rfp: i32,
+    /// Move ordering favours moves near the last moves: a quarter of the score for a move
+    /// more than four lines from each of the last four moves, half for one that far from the
+    /// last two.
+    pub locality: bool,
+    /// Late-move reductions for every late move (not only quiet ones), as in very selective
+    /// searches.
+    pub lmr_all: bool,
 }
 
 impl Default for Options {
@@ -109,6 +126,11 @@ impl Default for Options {
             eval: crate::eval::EvalWeights::default(),
             root_vct_defence: true,
             narrow_score: 200,
+            avg_eval: true,
+            move_caps: true,
+            rfp: 30,
+            locality: true,
+            lmr_all: false,
         }
     }
 }
@@ -143,6 +165,10 @@ pub struct Searcher<'a> {
     lists: Vec<MoveList>,
     killers: [[Pos; 2]; MAX_PLY + 1],
     history: Box<[[i32; CELLS]; 2]>,
+    /// Raw static evaluation of the node at each ply, for [`Options::avg_eval`].
+    evals: [i32; MAX_PLY + 2],
+    /// The interrupted iteration fully searched a root move that beat the previous best.
+    partial_better: bool,
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -157,6 +183,11 @@ const CHECK_EVERY: u64 = 1024;
 
 /// Fewest moves a narrowed quiet node keeps.
 pub const MIN_NARROW_MOVES: usize = 8;
+
+/// Most moves a non-PV node searches, by remaining depth, with [`Options::move_caps`]: when
+/// either side can make an open three or a four, and when neither can.
+const THREAT_CAP: [usize; 16] = [3, 3, 5, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8];
+const QUIET_CAP: [usize; 16] = [3, 3, 9, 14, 18, 22, 25, 28, 30, 32, 32, 32, 32, 32, 32, 32];
 
 /// Quiet moves searched at each remaining depth (up to 4) before the rest are pruned.
 const LMP_MOVES: [usize; 5] = [4, 6, 10, 16, 24];
@@ -173,6 +204,8 @@ impl<'a> Searcher<'a> {
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; CELLS]; 2]),
+            evals: [0; MAX_PLY + 2],
+            partial_better: false,
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -275,6 +308,12 @@ impl<'a> Searcher<'a> {
             let d = depth + (self.id as i32 & 1);
             let score = self.aspiration(d, prev, &mut roots);
             if self.aborted {
+                // A move that beat the previous best in the unfinished iteration is the
+                // better guess (its search was complete).
+                if self.partial_better && mate_distance(out.score).is_none() {
+                    out.best = roots[0].0;
+                    out.pv = vec![out.best];
+                }
                 break;
             }
             prev = score;
@@ -441,6 +480,8 @@ impl<'a> Searcher<'a> {
         beta: i32,
         roots: &mut [(Pos, i32)],
     ) -> i32 {
+        self.static_eval(0);
+        let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_i = 0;
         for i in 0..roots.len() {
@@ -473,6 +514,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.partial_better = self.aborted && best_i > 0 && best > orig_alpha;
         if !self.aborted || best_i > 0 {
             let m = roots[best_i];
             roots[..=best_i].rotate_right(1);
@@ -535,6 +577,21 @@ impl<'a> Searcher<'a> {
         let k = self.killers[ply];
         let side = me.index();
         crate::simd::score_moves(&self.board, me, list.as_mut_slice());
+        if self.shared.options.locality {
+            let mv = self.board.moves();
+            let last = |k: usize| mv.len().checked_sub(k).map_or(Pos::NONE, |i| mv[i]);
+            let recent = [last(1), last(2), last(3), last(4)];
+            let near = |p: Pos, q: Pos| !q.is_none() && p.dist(q) <= 4;
+            for m in list.as_mut_slice() {
+                if m.score > 0 {
+                    if !recent.iter().any(|&q| near(m.pos, q)) {
+                        m.score /= 4;
+                    } else if !near(m.pos, recent[0]) && !near(m.pos, recent[1]) {
+                        m.score /= 2;
+                    }
+                }
+            }
+        }
         // Below the root, quiet nodes search only moves that make or stop something.
         let narrow = self.shared.options.narrow_score;
         let keep = if quiet_node && narrow > 0 {
@@ -602,23 +659,7 @@ impl<'a> Searcher<'a> {
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
         if depth <= 0 && opp_fives == 0 {
-            // Right below the root the opponent's VCF decides whether a root move defends,
-            // so it gets a larger budget there.
-            let budget = self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 };
-            if budget > 0 && self.board.count_at_least(me, Threat::Block4) > 0 {
-                let lim = SolveLimits {
-                    depth: 40,
-                    nodes: budget,
-                    deadline: None,
-                    stop: None,
-                };
-                let r = self.solver.vcf(&mut self.board, &lim);
-                self.nodes += self.solver.nodes();
-                if let Proof::Win(line) = r {
-                    return WIN - (ply + line.len()) as i32;
-                }
-            }
-            return evaluate(&self.board, &self.shared.options.eval);
+            return self.leaf(ply);
         }
         // 4. Transposition table.
         let key = self.board.hash();
@@ -635,7 +676,18 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // 5. Moves.
+        // 5. Reverse futility and razoring.
+        let margin = self.shared.options.rfp;
+        if margin > 0 && !pv && opp_fives == 0 && ply >= 1 {
+            let e = self.static_eval(ply);
+            if depth < 7 && e - margin * depth >= beta && e < MATE_BOUND {
+                return e;
+            }
+            if depth < 5 && e + margin * depth <= alpha {
+                return self.leaf(ply);
+            }
+        }
+        // 6. Moves.
         let mut list = std::mem::take(&mut self.lists[ply]);
         if !self.gen_moves(&mut list, tt_move, ply) {
             self.lists[ply] = list;
@@ -648,10 +700,16 @@ impl<'a> Searcher<'a> {
         let forced = opp_fives > 0;
         let new_depth = if forced { depth } else { depth - 1 };
         let prune = self.shared.options.prune && !pv && !forced && depth <= 4;
-        let static_eval = if prune {
-            evaluate(&self.board, &self.shared.options.eval)
+        let static_eval = self.static_eval(ply);
+        let caps = self.shared.options.move_caps && ply >= 2 && !forced;
+        let cap = if !caps {
+            usize::MAX
+        } else if self.board.count_at_least(me, Threat::Flex3) > 0
+            || self.board.count_at_least(opp, Threat::Flex3) > 0
+        {
+            THREAT_CAP[depth.clamp(0, 15) as usize]
         } else {
-            0
+            QUIET_CAP[depth.clamp(0, 15) as usize]
         };
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let orig_alpha = alpha;
@@ -662,6 +720,9 @@ impl<'a> Searcher<'a> {
             let p = list.as_slice()[i].pos;
             let quiet = self.board.threat(p, me) < Threat::Flex3
                 && self.board.threat(p, opp) < Threat::Flex3;
+            if i >= cap && best > -MATE_BOUND {
+                break;
+            }
             if prune && quiet && best > -MATE_BOUND {
                 // Late-move pruning: near the leaves only the first few quiet moves count.
                 if i >= LMP_MOVES[depth.max(0) as usize] {
@@ -678,7 +739,8 @@ impl<'a> Searcher<'a> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
             } else {
                 // Late quiet moves are searched shallower first.
-                let r = if depth >= 3 && i >= 2 && quiet && !forced {
+                let lmr_all = self.shared.options.lmr_all;
+                let r = if depth >= 3 && i >= 2 && (quiet || lmr_all) && !forced {
                     let r = lmr_scale * (depth as f32).ln() * (i as f32).ln();
                     (r as i32 + !pv as i32).clamp(0, new_depth - 1)
                 } else {
@@ -729,6 +791,40 @@ impl<'a> Searcher<'a> {
             .tt
             .store(key, best_move, Tt::to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// A leaf: our VCF if a short check finds one, else the static evaluation.
+    fn leaf(&mut self, ply: usize) -> i32 {
+        let me = self.board.to_move();
+        // Right below the root the opponent's VCF decides whether a root move defends, so it
+        // gets a larger budget there.
+        let budget = self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 };
+        if budget > 0 && self.board.count_at_least(me, Threat::Block4) > 0 {
+            let lim = SolveLimits {
+                depth: 40,
+                nodes: budget,
+                deadline: None,
+                stop: None,
+            };
+            let r = self.solver.vcf(&mut self.board, &lim);
+            self.nodes += self.solver.nodes();
+            if let Proof::Win(line) = r {
+                return WIN - (ply + line.len()) as i32;
+            }
+        }
+        self.static_eval(ply)
+    }
+
+    /// The static evaluation at `ply` (averaged with the parent's under
+    /// [`Options::avg_eval`]); records the raw value for the children.
+    fn static_eval(&mut self, ply: usize) -> i32 {
+        let raw = evaluate(&self.board, &self.shared.options.eval);
+        self.evals[ply] = raw;
+        if self.shared.options.avg_eval && ply > 0 {
+            (raw - self.evals[ply - 1]) / 2
+        } else {
+            raw
+        }
     }
 
     /// Renju black: is one of black's straight-four points legal?

@@ -80,7 +80,7 @@ impl TimeControl {
         Limits {
             depth: None,
             nodes: None,
-            soft_time: Some(Duration::from_millis((hard * 2 / 5).max(1) as u64)),
+            soft_time: Some(Duration::from_millis((hard * 3 / 5).max(1) as u64)),
             hard_time: Some(Duration::from_millis(hard as u64)),
         }
     }
