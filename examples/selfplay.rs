@@ -21,6 +21,7 @@ fn config(flags: &[String]) -> Config {
             "vctdef" => c.search.root_vct_defence = v != 0,
             "local" => c.search.locality = v != 0,
             "lmrall" => c.search.lmr_all = v != 0,
+            "ttmate" => c.search.tt_mates = v != 0,
             "avg" => c.search.avg_eval = v != 0,
             "caps" => c.search.move_caps = v != 0,
             "rfp" => c.search.rfp = v as i32,

@@ -98,22 +98,29 @@ pub struct Options {
     /// 400 against 200: 52.5%).
     pub narrow_score: i32,
     /// Leaves score the mean of their static evaluation and the parent's (negated), which
-    /// cancels most of the side-to-move swing between odd and even depths.
+    /// cancels most of the side-to-move swing between odd and even depths. Self-play, 40
+    /// games at 60,000 nodes a move: 61.2% with move caps against caps alone (42.5% without
+    /// the caps).
     pub avg_eval: bool,
     /// Non-PV nodes search at most a depth-dependent number of moves (fewer when either
-    /// side has a four or an open three to make).
+    /// side has a four or an open three to make). Self-play, 40 games at 60,000 nodes a
+    /// move: 61.2% against no caps.
     pub move_caps: bool,
     /// Margin per ply of reverse futility (a static score this far above beta returns) and
     /// razoring (this far below alpha drops to the leaf check) at shallow non-PV nodes;
-    /// 0: neither.
+    /// 0: neither. Self-play, 40 games at 60,000 nodes a move: 30 scored 63.8% against 0.
     pub rfp: i32,
     /// Move ordering favours moves near the last moves: a quarter of the score for a move
     /// more than four lines from each of the last four moves, half for one that far from the
-    /// last two.
+    /// last two. Self-play, 40 games at 60,000 nodes a move: 55.0% against none.
     pub locality: bool,
     /// Late-move reductions for every late move (not only quiet ones), as in very selective
-    /// searches.
+    /// searches. Self-play, 40 games at 60,000 nodes a move: 45.0% against quiet moves
+    /// only (off).
     pub lmr_all: bool,
+    /// Table hits with a decided (mate) score cut off whatever their depth. Self-play, 40
+    /// games at 60,000 nodes a move: 52.5% (within noise; off).
+    pub tt_mates: bool,
 }
 
 impl Default for Options {
@@ -131,6 +138,7 @@ impl Default for Options {
             rfp: 30,
             locality: true,
             lmr_all: false,
+            tt_mates: false,
         }
     }
 }
@@ -667,7 +675,9 @@ impl<'a> Searcher<'a> {
         if let Some(hit) = self.shared.tt.probe(key) {
             tt_move = hit.best;
             let s = Tt::from_tt(hit.score, ply);
-            if !pv && hit.depth >= depth {
+            // A decided score holds at any depth.
+            let decided = s.abs() >= MATE_BOUND && self.shared.options.tt_mates;
+            if !pv && (hit.depth >= depth || decided) {
                 match hit.bound {
                     Bound::Exact => return s,
                     Bound::Lower if s >= beta => return s,

@@ -399,7 +399,10 @@ fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> u
             t >= Threat::Block4 || b.open_threes(p, a) > 0
         };
         if ok && n < scored.len().min(out.len()) {
-            scored[n] = (t as i32, p);
+            scored[n] = (
+                (t as i32) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1),
+                p,
+            );
             n += 1;
         }
     }
