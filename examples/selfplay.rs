@@ -22,6 +22,8 @@ fn config(flags: &[String]) -> Config {
             "local" => c.search.locality = v != 0,
             "lmrall" => c.search.lmr_all = v != 0,
             "ttmate" => c.search.tt_mates = v != 0,
+            "caps%" => c.search.caps_pct = v as usize,
+            "capdef" => c.search.cap_defences = v != 0,
             "avg" => c.search.avg_eval = v != 0,
             "caps" => c.search.move_caps = v != 0,
             "rfp" => c.search.rfp = v as i32,

@@ -106,6 +106,10 @@ pub struct Options {
     /// side has a four or an open three to make). Self-play, 40 games at 60,000 nodes a
     /// move: 61.2% against no caps.
     pub move_caps: bool,
+    /// The caps scaled by this percentage.
+    pub caps_pct: usize,
+    /// Apply the caps to the replies to an open three too.
+    pub cap_defences: bool,
     /// Margin per ply of reverse futility (a static score this far above beta returns) and
     /// razoring (this far below alpha drops to the leaf check) at shallow non-PV nodes;
     /// 0: neither. Self-play, 40 games at 60,000 nodes a move: 30 scored 63.8% against 0.
@@ -135,6 +139,8 @@ impl Default for Options {
             narrow_score: 200,
             avg_eval: true,
             move_caps: true,
+            caps_pct: 100,
+            cap_defences: true,
             rfp: 30,
             locality: true,
             lmr_all: false,
@@ -711,15 +717,23 @@ impl<'a> Searcher<'a> {
         let new_depth = if forced { depth } else { depth - 1 };
         let prune = self.shared.options.prune && !pv && !forced && depth <= 4;
         let static_eval = self.static_eval(ply);
-        let caps = self.shared.options.move_caps && ply >= 2 && !forced;
+        let defending_three =
+            self.board.count(opp, Threat::Flex4) > 0 && self.board.count(me, Threat::Flex4) == 0;
+        let caps = self.shared.options.move_caps
+            && ply >= 2
+            && !forced
+            && (self.shared.options.cap_defences || !defending_three);
         let cap = if !caps {
             usize::MAX
-        } else if self.board.count_at_least(me, Threat::Flex3) > 0
-            || self.board.count_at_least(opp, Threat::Flex3) > 0
-        {
-            THREAT_CAP[depth.clamp(0, 15) as usize]
         } else {
-            QUIET_CAP[depth.clamp(0, 15) as usize]
+            let table = if self.board.count_at_least(me, Threat::Flex3) > 0
+                || self.board.count_at_least(opp, Threat::Flex3) > 0
+            {
+                &THREAT_CAP
+            } else {
+                &QUIET_CAP
+            };
+            (table[depth.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
         };
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let orig_alpha = alpha;

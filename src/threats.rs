@@ -298,6 +298,12 @@ impl Solver {
                     return Ok(false); // no threat left: the defender is free
                 }
                 three_defences(b, &mut moves);
+                // The likeliest refutation first: a failed attack is dropped at its first
+                // successful defence.
+                for m in moves.as_mut_slice() {
+                    m.score = crate::eval::move_score(b, m.pos, d);
+                }
+                moves.sort();
             }
             (1, q) => {
                 if d == Color::Black && b.is_forbidden(q) {
