@@ -24,6 +24,7 @@ fn config(flags: &[String]) -> Config {
             "ttmate" => c.search.tt_mates = v != 0,
             "caps%" => c.search.caps_pct = v as usize,
             "capdef" => c.search.cap_defences = v != 0,
+            "ext3" => c.search.three_ext = v != 0,
             "avg" => c.search.avg_eval = v != 0,
             "caps" => c.search.move_caps = v != 0,
             "rfp" => c.search.rfp = v as i32,
