@@ -12,6 +12,7 @@ fn config(flags: &[String]) -> Config {
         let (k, v) = f.split_once('=').expect("flag k=v");
         let v: u64 = v.parse().expect("number");
         match k {
+            "soft" => {} // read by `limits`
             "leaf" => c.search.leaf_vcf_nodes = v,
             "root" => c.search.root_threat_nodes = v,
             "prune" => c.search.prune = v != 0,
@@ -41,6 +42,20 @@ fn config(flags: &[String]) -> Config {
     c
 }
 
+/// Per-move limits: `ms` hard (or `nodes`), soft at the `soft=` percentage (default 60).
+fn limits(flags: &[String], ms: u64, nodes: Option<u64>) -> Limits {
+    let soft = flags
+        .iter()
+        .find_map(|f| f.strip_prefix("soft="))
+        .map_or(60, |v| v.parse::<u64>().expect("number"));
+    Limits {
+        soft_time: Some(Duration::from_millis(ms * soft / 100)),
+        hard_time: Some(Duration::from_millis(ms)),
+        nodes,
+        ..Default::default()
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // `MS` per move, or `nN` for N nodes per move (independent of machine load).
@@ -56,12 +71,7 @@ fn main() {
         "../shared/data/openings/freestyle15_piskvork_openings.tsv",
     ))
     .unwrap();
-    let lim = Limits {
-        soft_time: Some(Duration::from_millis(ms * 6 / 10)),
-        hard_time: Some(Duration::from_millis(ms)),
-        nodes,
-        ..Default::default()
-    };
+    let (lim_a, lim_b) = (limits(&a_flags, ms, nodes), limits(&b_flags, ms, nodes));
     let (mut a_pts, mut games) = (0.0, 0);
     for row in rows.iter().take(n) {
         for a_is_black in [true, false] {
@@ -72,8 +82,12 @@ fn main() {
             let status = loop {
                 let to_move = a.board().to_move();
                 let a_turn = (to_move == Color::Black) == a_is_black;
-                let e = if a_turn { &mut a } else { &mut b };
-                let o = e.think(Level::Full, &lim, &mut |_| {});
+                let (e, lim) = if a_turn {
+                    (&mut a, &lim_a)
+                } else {
+                    (&mut b, &lim_b)
+                };
+                let o = e.think(Level::Full, lim, &mut |_| {});
                 if o.best.is_none() {
                     break GameStatus::Draw;
                 }
