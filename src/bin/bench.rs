@@ -7,7 +7,7 @@ use std::time::Duration;
 use wuzi::benchmark;
 
 fn main() {
-    let mut depth = 8;
+    let mut depth = 14;
     let mut threads = 1;
     let mut hash = 16;
     let args: Vec<String> = std::env::args().skip(1).collect();
