@@ -585,9 +585,8 @@ impl<'a> Searcher<'a> {
             crate::movegen::five_defences(b, list);
             return !list.is_empty();
         }
-        let opp_threes = b.count(opp, Threat::Flex4) > 0;
         let mut quiet_node = false;
-        if opp_threes && b.count(me, Threat::Flex4) == 0 {
+        if must_answer_three(b) {
             // Only our fours, or points that block its open threes, can hold.
             crate::movegen::three_defences(b, list);
         } else {
@@ -699,9 +698,10 @@ impl<'a> Searcher<'a> {
             }
         }
         // 5. Reverse futility and razoring.
+        let static_eval = self.static_eval(ply);
         let margin = self.shared.options.rfp;
         if margin > 0 && !pv && opp_fives == 0 && ply >= 1 {
-            let e = self.static_eval(ply);
+            let e = static_eval;
             if depth < 7 && e - margin * depth >= beta && e < MATE_BOUND {
                 return e;
             }
@@ -721,9 +721,7 @@ impl<'a> Searcher<'a> {
         }
         let forced = opp_fives > 0;
         let prune = self.shared.options.prune && !pv && !forced && depth <= 4;
-        let static_eval = self.static_eval(ply);
-        let defending_three =
-            self.board.count(opp, Threat::Flex4) > 0 && self.board.count(me, Threat::Flex4) == 0;
+        let defending_three = must_answer_three(&self.board);
         // Replies to a four, and with `three_ext` to an open three, cost no depth: the
         // attacker's threat sequence is searched as deep as its quiet moves allow.
         let extend = forced || (self.shared.options.three_ext && defending_three);
@@ -750,12 +748,12 @@ impl<'a> Searcher<'a> {
         let mut best_move = Pos::NONE;
         let n = list.len();
         for i in 0..n {
-            let p = list.as_slice()[i].pos;
-            let quiet = self.board.threat(p, me) < Threat::Flex3
-                && self.board.threat(p, opp) < Threat::Flex3;
             if i >= cap && best > -MATE_BOUND {
                 break;
             }
+            let p = list.as_slice()[i].pos;
+            let quiet = self.board.threat(p, me) < Threat::Flex3
+                && self.board.threat(p, opp) < Threat::Flex3;
             if prune && quiet && best > -MATE_BOUND {
                 // Late-move pruning: near the leaves only the first few quiet moves count.
                 if i >= LMP_MOVES[depth.max(0) as usize] {
@@ -870,4 +868,11 @@ impl<'a> Searcher<'a> {
         }
         false
     }
+}
+
+/// Must the side to move answer an open three (the opponent has a straight-four point and
+/// it has none of its own)? Then only blocks and its own fours are searched.
+fn must_answer_three(b: &Board) -> bool {
+    let me = b.to_move();
+    b.count(!me, Threat::Flex4) > 0 && b.count(me, Threat::Flex4) == 0
 }

@@ -39,13 +39,22 @@ impl TimeControl {
     /// budget, each less its margin. `stones` is the number of stones on the board and
     /// `cells` the board's area (to guess how many moves remain).
     pub fn hard_ms(&self, stones: usize, cells: usize) -> i64 {
+        self.hard_and_binding(stones, cells).0
+    }
+
+    /// The hard limit, and whether the turn budget (not the game clock's share) set it.
+    fn hard_and_binding(&self, stones: usize, cells: usize) -> (i64, bool) {
         let turn = match self.turn_ms {
             Some(t) if t <= 0 => FASTEST_MS,
             Some(t) => t - margin(t),
             None => DEFAULT_TURN_MS,
         };
-        let from_match = self.match_share(stones, cells).unwrap_or(CEILING_MS);
-        turn.min(from_match).clamp(FLOOR_MS, CEILING_MS)
+        let share = self.match_share(stones, cells);
+        let hard = turn
+            .min(share.unwrap_or(CEILING_MS))
+            .clamp(FLOOR_MS, CEILING_MS);
+        let turn_bound = share.is_none_or(|m| m.clamp(FLOOR_MS, CEILING_MS) > hard);
+        (hard, turn_bound)
     }
 
     /// The part of the remaining game time this move may use, if the game time is limited.
@@ -81,10 +90,7 @@ impl TimeControl {
     /// share of the game clock binds instead, the soft limit is 40% of it, so that a move
     /// spends about one share on average (the hard limit allows three).
     pub fn limits(&self, stones: usize, cells: usize) -> Limits {
-        let hard = self.hard_ms(stones, cells);
-        let turn_bound = self
-            .match_share(stones, cells)
-            .is_none_or(|m| m.clamp(FLOOR_MS, CEILING_MS) > hard);
+        let (hard, turn_bound) = self.hard_and_binding(stones, cells);
         let soft = if turn_bound {
             hard * 4 / 5
         } else {

@@ -4,9 +4,10 @@
 //! points (black first, `pass` allowed) or one `h8h7j6` string.
 //! A suite: `solve [--vct] [--ms T] --suite FILE` runs every row of a `../shared/data`-style
 //! file and reports how often a win was found, and the median and worst time.
-//! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat checks) at `--ms` per move instead:
-//! on `defend_vcf` rows it reports how often the chosen move is in the answer set, on other
-//! rows how often it finds a forced win (a mate score) and how long that took.
+//! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat
+//! checks) at `--ms` per move instead: on `defend_vcf` rows it reports how often the chosen
+//! move is in the answer set, on other rows how often it finds a forced win (a mate score)
+//! and how long that took.
 
 use std::time::{Duration, Instant};
 use wuzi::notation::{parse_h8_run, parse_move_list};
@@ -134,12 +135,17 @@ fn main() {
     }
 }
 
-fn run_suite(path: &str, o: &Opts) {
+/// The suite's rows (every `--every`-th one); exits with a message if it cannot be read.
+fn load_rows(path: &str, o: &Opts) -> Vec<wuzi::suite::SuiteRow> {
     let rows = load_suite(std::path::Path::new(path)).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let rows: Vec<_> = rows.into_iter().step_by(o.every.max(1)).collect();
+    rows.into_iter().step_by(o.every.max(1)).collect()
+}
+
+fn run_suite(path: &str, o: &Opts) {
+    let rows = load_rows(path, o);
     let mut solver = Solver::new();
     let (mut found, mut right, mut total) = (0, 0, 0);
     let mut times = Vec::new();
@@ -179,11 +185,7 @@ fn run_suite(path: &str, o: &Opts) {
 fn run_engine_suite(path: &str, o: &Opts) {
     use wuzi::engine::{Engine, Level};
     use wuzi::search::{mate_distance, Limits};
-    let rows = load_suite(std::path::Path::new(path)).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
-    let rows: Vec<_> = rows.into_iter().step_by(o.every.max(1)).collect();
+    let rows = load_rows(path, o);
     let lim = Limits {
         soft_time: Some(Duration::from_millis(o.ms * 6 / 10)),
         hard_time: Some(Duration::from_millis(o.ms)),
