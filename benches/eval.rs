@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use wuzi::movegen::{generate, GenKind, MoveList};
 use wuzi::notation::parse_move_list;
-use wuzi::simd::{best, score_moves_with, threat_term_with, Kernel};
+use wuzi::simd::{best, eval_term_with, score_moves_with, Kernel};
 use wuzi::{Board, Rule};
 
 /// Mid-game positions: rows of `../shared/data/tactics/freestyle_vcf.tsv` (lfz_c03_126,
@@ -46,8 +46,20 @@ fn bench_score_moves(c: &mut Criterion) {
     for (b, l) in &mut pos {
         let mut a = l.clone();
         let mut s = l.clone();
-        score_moves_with(best(), b, b.to_move(), a.as_mut_slice());
-        score_moves_with(Kernel::Scalar, b, b.to_move(), s.as_mut_slice());
+        score_moves_with(
+            best(),
+            b,
+            b.to_move(),
+            a.as_mut_slice(),
+            &Default::default(),
+        );
+        score_moves_with(
+            Kernel::Scalar,
+            b,
+            b.to_move(),
+            s.as_mut_slice(),
+            &Default::default(),
+        );
         assert_eq!(a.as_slice(), s.as_slice());
     }
     let mut g = c.benchmark_group("score_moves");
@@ -56,7 +68,7 @@ fn bench_score_moves(c: &mut Criterion) {
         g.bench_function(format!("{k:?}"), |bench| {
             bench.iter(|| {
                 for (b, l) in &mut pos {
-                    score_moves_with(k, b, b.to_move(), l.as_mut_slice());
+                    score_moves_with(k, b, b.to_move(), l.as_mut_slice(), &Default::default());
                     black_box(l.as_slice());
                 }
             })
@@ -65,23 +77,23 @@ fn bench_score_moves(c: &mut Criterion) {
     g.finish();
 }
 
-fn bench_threat_term(c: &mut Criterion) {
+fn bench_eval_term(c: &mut Criterion) {
     let pos = setup();
     let w = wuzi::eval::EvalWeights::default();
     for (b, _) in &pos {
         assert_eq!(
-            threat_term_with(best(), b.threat_counts(), b.to_move(), &w),
-            threat_term_with(Kernel::Scalar, b.threat_counts(), b.to_move(), &w)
+            eval_term_with(best(), b, b.to_move(), &w),
+            eval_term_with(Kernel::Scalar, b, b.to_move(), &w)
         );
     }
-    let mut g = c.benchmark_group("threat_term");
+    let mut g = c.benchmark_group("eval_term");
     g.throughput(Throughput::Elements(pos.len() as u64));
     for k in kernels() {
         g.bench_function(format!("{k:?}"), |bench| {
             bench.iter(|| {
                 let mut s = 0;
                 for (b, _) in &pos {
-                    s += threat_term_with(k, black_box(b.threat_counts()), b.to_move(), &w);
+                    s += eval_term_with(k, black_box(b), b.to_move(), &w);
                 }
                 black_box(s)
             })
@@ -90,5 +102,5 @@ fn bench_threat_term(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_score_moves, bench_threat_term);
+criterion_group!(benches, bench_score_moves, bench_eval_term);
 criterion_main!(benches);

@@ -1,6 +1,9 @@
 //! In-process A/B match between two engine configurations over the Piskvork openings,
 //! both colours per opening. Usage:
-//! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]`, flags: `leaf=N root=N`.
+//! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]`, flags: `leaf=N root=N`,
+//! `eval=FILE` (48 integers: own, opp and pattern weights, as `tune` prints them),
+//! `order=FILE` (64 integers: attack, defend, own and opponent pattern weights, as
+//! `tune FILE order` prints them).
 use std::time::Duration;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
 use wuzi::suite::load_suite;
@@ -10,6 +13,40 @@ fn config(flags: &[String]) -> Config {
     let mut c = Config::default();
     for f in flags {
         let (k, v) = f.split_once('=').expect("flag k=v");
+        if k == "eval" {
+            // A file of 48 integers: own, opp and pattern weights, 16 lanes each.
+            let text = std::fs::read_to_string(v).expect("eval weights file");
+            let n: Vec<i16> = text
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().expect("integer weight"))
+                .collect();
+            assert_eq!(n.len(), 48, "eval file: 48 weights");
+            c.search.eval.own.copy_from_slice(&n[..16]);
+            c.search.eval.opp.copy_from_slice(&n[16..32]);
+            c.search.eval.pattern.copy_from_slice(&n[32..]);
+            c.search.weights_by_rule = false;
+            continue;
+        }
+        if k == "order" {
+            // A file of 64 integers: attack, defend, own and opponent pattern weights.
+            let text = std::fs::read_to_string(v).expect("order weights file");
+            let n: Vec<i32> = text
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().expect("integer weight"))
+                .collect();
+            assert_eq!(n.len(), 64, "order file: 64 weights");
+            c.search.weights_by_rule = false;
+            let o = &mut c.search.order;
+            o.attack.copy_from_slice(&n[..16]);
+            o.defend.copy_from_slice(&n[16..32]);
+            for j in 0..16 {
+                o.own[j] = n[32 + j] as i16;
+                o.opp[j] = n[48 + j] as i16;
+            }
+            continue;
+        }
         let v: u64 = v.parse().expect("number");
         match k {
             "soft" => {} // read by `limits`
@@ -29,9 +66,15 @@ fn config(flags: &[String]) -> Config {
             "avg" => c.search.avg_eval = v != 0,
             "caps" => c.search.move_caps = v != 0,
             "rfp" => c.search.rfp = v as i32,
-            "pat16" => c.search.eval.pattern16 = v as i32,
+            "pat16" => {
+                c.search.weights_by_rule = false;
+                for x in c.search.eval.pattern.iter_mut() {
+                    *x = (*x as f64 * v as f64 / 16.0).round() as i16;
+                }
+            }
             // Scale the other side's class weights to `v` percent of the own ones.
             "opp%" => {
+                c.search.weights_by_rule = false;
                 for t in 0..16 {
                     c.search.eval.opp[t] = (c.search.eval.own[t] as i32 * v as i32 / 100) as i16;
                 }

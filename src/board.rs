@@ -17,11 +17,16 @@ mod linekeys;
 /// Dead, overline, B1, F1, B2, F2, B3, F3, B4, F4, double four, five.
 pub const PATTERN_VALUE: [i32; 16] = [0, 0, 1, 3, 4, 12, 14, 36, 40, 90, 90, 150, 0, 0, 0, 0];
 
+/// Per side, how many (empty cell, direction) pairs hold each line pattern.
+pub type PatternCounts = [[u16; 16]; 2];
+
+/// Adds `delta` to the count of each of the four line patterns packed in `packed`.
 #[inline(always)]
-fn packed_value(packed: u16) -> i32 {
-    (0..4)
-        .map(|d| PATTERN_VALUE[((packed >> (4 * d)) & 15) as usize])
-        .sum()
+fn count_packed(counts: &mut [u16; 16], packed: u16, delta: u16) {
+    for d in 0..4 {
+        let p = ((packed >> (4 * d)) & 15) as usize;
+        counts[p] = counts[p].wrapping_add(delta);
+    }
 }
 
 /// Most cells one stone can re-grade: every cell of its four lines (caro overlines can carry
@@ -86,7 +91,7 @@ impl Neighbourhood {
 struct UndoRec {
     pos: Pos,
     counts: [[u16; THREATS]; 2],
-    pscore: [i32; 2],
+    pcounts: PatternCounts,
     changed_from: u32,
 }
 
@@ -116,8 +121,8 @@ pub struct Board {
     pat: [[u16; 2]; CELLS],
     threat: [[Threat; 2]; CELLS],
     counts: [[u16; THREATS]; 2],
-    /// Per side, the sum of [`PATTERN_VALUE`] over every empty cell and direction.
-    pscore: [i32; 2],
+    /// Per side, the count of each line pattern over every empty cell and direction.
+    pcounts: PatternCounts,
     near: [u8; CELLS + 2 * NEAR_BASE],
     neigh: Vec<isize>,
     /// The same neighbourhood as eight-byte masks, one per row `dy = -3..=3`: byte `dx + 3`
@@ -156,7 +161,7 @@ impl Board {
             pat: [[0; 2]; CELLS],
             threat: [[Threat::None; 2]; CELLS],
             counts: [[0; THREATS]; 2],
-            pscore: [0; 2],
+            pcounts: [[0; 16]; 2],
             near: [0; CELLS + 2 * NEAR_BASE],
             neigh: nb.offsets(),
             neigh_rows: nb.row_masks(),
@@ -277,10 +282,17 @@ impl Board {
             .sum()
     }
     /// The sum of [`PATTERN_VALUE`] over `side`'s patterns on every empty cell: a smooth
-    /// measure of its shape potential, maintained incrementally.
-    #[inline(always)]
+    /// measure of its shape potential (from the pattern counts).
     pub fn pattern_score(&self, side: Color) -> i32 {
-        self.pscore[side.index()]
+        (0..16)
+            .map(|p| PATTERN_VALUE[p] * self.pcounts[side.index()][p] as i32)
+            .sum()
+    }
+    /// Per side, how many (empty cell, direction) pairs hold each line pattern (indexed by
+    /// discriminant): the evaluation's pattern term, maintained incrementally.
+    #[inline(always)]
+    pub fn pattern_counts(&self) -> &PatternCounts {
+        &self.pcounts
     }
     /// Per cell, both sides' packed line patterns (a nibble per direction), indexed by
     /// `Pos::index()`: the raw plane the SIMD move-scoring kernel gathers from.
@@ -359,7 +371,7 @@ impl Board {
     /// Recomputes every pattern, class and count from the line masks.
     fn rebuild_patterns(&mut self) {
         self.counts = [[0; THREATS]; 2];
-        self.pscore = [0; 2];
+        self.pcounts = [[0; 16]; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             for d in 0..4 {
@@ -399,7 +411,7 @@ impl Board {
         ];
         for s in 0..2 {
             self.counts[s][self.threat[c][s] as usize] += 1;
-            self.pscore[s] += packed_value(packed[s]);
+            count_packed(&mut self.pcounts[s], packed[s], 1);
         }
     }
 
@@ -424,7 +436,7 @@ impl Board {
         self.undo.push(UndoRec {
             pos: p,
             counts: self.counts,
-            pscore: self.pscore,
+            pcounts: self.pcounts,
             changed_from: self.changed.len() as u32,
         });
         // Room for this record and every re-grade below, so they can skip the capacity check.
@@ -436,7 +448,7 @@ impl Board {
         });
         for side in 0..2 {
             self.counts[side][self.threat[c][side] as usize] -= 1;
-            self.pscore[side] -= packed_value(self.pat[c][side]);
+            count_packed(&mut self.pcounts[side], self.pat[c][side], u16::MAX);
         }
         self.pat[c] = [0; 2];
         self.threat[c] = [Threat::None; 2];
@@ -508,7 +520,7 @@ impl Board {
         }
         self.changed.truncate(from);
         self.counts = rec.counts;
-        self.pscore = rec.pscore;
+        self.pcounts = rec.pcounts;
         p
     }
 
@@ -621,7 +633,8 @@ impl Board {
         for s in 0..2 {
             // `& 15` on both nibbles: the index is in range without a bounds check.
             let (from, to) = ((old[s] >> shift) & 15, ps[s] as u16 & 15);
-            self.pscore[s] += PATTERN_VALUE[to as usize] - PATTERN_VALUE[from as usize];
+            self.pcounts[s][from as usize] -= 1;
+            self.pcounts[s][to as usize] += 1;
         }
         let t = [
             COMBINED[forbid & 1][new[0] as usize],
@@ -641,7 +654,7 @@ impl Board {
         self.undo.push(UndoRec {
             pos: Pos::NONE,
             counts: self.counts,
-            pscore: self.pscore,
+            pcounts: self.pcounts,
             changed_from: self.changed.len() as u32,
         });
         self.hash ^= zobrist::keys().side;

@@ -356,8 +356,13 @@ impl Engine {
 
     fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> Outcome {
         self.tt.new_search();
+        let mut options = self.config.search.clone();
+        if options.weights_by_rule {
+            options.eval = crate::eval::EvalWeights::for_rule(self.board.rule());
+            options.order = crate::eval::OrderWeights::for_rule(self.board.rule());
+        }
         let shared = Shared {
-            options: self.config.search.clone(),
+            options,
             tt: &self.tt,
             stop: &self.stop,
             nodes: AtomicU64::new(0),

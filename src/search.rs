@@ -90,6 +90,12 @@ pub struct Options {
     pub lmr_scale: i32,
     /// Evaluation weights.
     pub eval: crate::eval::EvalWeights,
+    /// Replace `eval` and `order` by the rule's weights ([`crate::eval::EvalWeights::for_rule`],
+    /// [`crate::eval::OrderWeights::for_rule`]) when a search starts (off when a caller sets
+    /// its own weights).
+    pub weights_by_rule: bool,
+    /// Move-ordering weights.
+    pub order: crate::eval::OrderWeights,
     /// At the root, also keep only moves that stop the opponent's VCT.
     pub root_vct_defence: bool,
     /// Below the root, in quiet nodes, search only moves whose ordering score reaches this
@@ -138,6 +144,8 @@ impl Default for Options {
             prune: true,
             lmr_scale: 50,
             eval: crate::eval::EvalWeights::default(),
+            weights_by_rule: true,
+            order: crate::eval::OrderWeights::default(),
             root_vct_defence: true,
             narrow_score: 200,
             avg_eval: true,
@@ -595,7 +603,12 @@ impl<'a> Searcher<'a> {
         }
         let k = self.killers[ply];
         let side = me.index();
-        crate::simd::score_moves(&self.board, me, list.as_mut_slice());
+        crate::simd::score_moves(
+            &self.board,
+            me,
+            list.as_mut_slice(),
+            &self.shared.options.order,
+        );
         if self.shared.options.locality {
             let mv = self.board.moves();
             let last = |k: usize| mv.len().checked_sub(k).map_or(Pos::NONE, |i| mv[i]);

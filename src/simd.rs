@@ -1,9 +1,9 @@
 //! Layer 3 kernels with an AVX2 path (`std::arch`, chosen at run time) and a scalar path
 //! that gives bit-identical results: move scoring over a candidate list, and the weighted
-//! threat-count term of the evaluation.
+//! threat-class and line-pattern counts of the evaluation.
 
-use crate::board::{Board, PATTERN_VALUE};
-use crate::eval::{EvalWeights, ATTACK, DEFEND};
+use crate::board::Board;
+use crate::eval::{EvalWeights, OrderWeights};
 use crate::movegen::ScoredMove;
 use crate::threat::THREATS;
 use crate::types::{Color, Dir};
@@ -31,29 +31,40 @@ pub fn best() -> Kernel {
 /// opponent, from the threat classes and line patterns of the cell. The scalar definition
 /// every kernel must reproduce exactly.
 #[inline]
-pub fn move_score_scalar(board: &Board, p: crate::types::Pos, side: Color) -> i32 {
+pub fn move_score_scalar(
+    board: &Board,
+    p: crate::types::Pos,
+    side: Color,
+    w: &OrderWeights,
+) -> i32 {
     let own = board.threat(p, side) as usize;
     let opp = board.threat(p, !side) as usize;
-    let mut s = ATTACK[own] + DEFEND[opp];
+    let mut s = w.attack[own] + w.defend[opp];
     for d in Dir::ALL {
-        s += PATTERN_VALUE[board.pattern(p, side, d) as usize];
-        s += PATTERN_VALUE[board.pattern(p, !side, d) as usize] * 3 / 4;
+        s += w.own[board.pattern(p, side, d) as usize] as i32;
+        s += w.opp[board.pattern(p, !side, d) as usize] as i32;
     }
     s
 }
 
 /// Sets every move's score to [`move_score_scalar`] of it, with the given kernel.
-pub fn score_moves_with(kernel: Kernel, board: &Board, side: Color, moves: &mut [ScoredMove]) {
+pub fn score_moves_with(
+    kernel: Kernel,
+    board: &Board,
+    side: Color,
+    moves: &mut [ScoredMove],
+    w: &OrderWeights,
+) {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 => {
             // SAFETY: `Avx2` is only returned by `best()` when the CPU has AVX2 (callers that
             // force it in tests check `best()` first).
-            unsafe { avx2::score_moves(board, side, moves) }
+            unsafe { avx2::score_moves(board, side, moves, w) }
         }
         _ => {
             for m in moves {
-                m.score = move_score_scalar(board, m.pos, side);
+                m.score = move_score_scalar(board, m.pos, side, w);
             }
         }
     }
@@ -61,35 +72,35 @@ pub fn score_moves_with(kernel: Kernel, board: &Board, side: Color, moves: &mut 
 
 /// Scores moves with the best kernel.
 #[inline]
-pub fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove]) {
-    score_moves_with(best(), board, side, moves);
+pub fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove], w: &OrderWeights) {
+    score_moves_with(best(), board, side, moves, w);
 }
 
-/// The threat-count term of the evaluation for `me`:
-/// `sum over classes of own[t] * count(me) - opp[t] * count(opp)`.
-pub fn threat_term_scalar(counts: &[[u16; THREATS]; 2], me: Color, w: &EvalWeights) -> i32 {
+/// The weighted-count part of the evaluation for `me`:
+/// `sum over classes t of own[t] * count(me, t) - opp[t] * count(opp, t)`
+/// `+ sum over line patterns p of pattern[p] * (patterns(me, p) - patterns(opp, p))`.
+pub fn eval_term_scalar(board: &Board, me: Color, w: &EvalWeights) -> i32 {
+    let (counts, pcounts) = (board.threat_counts(), board.pattern_counts());
     let (m, o) = (me.index(), 1 - me.index());
     let mut s = 0;
     for t in 0..THREATS {
         s += w.own[t] as i32 * counts[m][t] as i32;
         s -= w.opp[t] as i32 * counts[o][t] as i32;
     }
+    for p in 0..16 {
+        s += w.pattern[p] as i32 * (pcounts[m][p] as i32 - pcounts[o][p] as i32);
+    }
     s
 }
 
-/// [`threat_term_scalar`] with the given kernel.
+/// [`eval_term_scalar`] with the given kernel.
 #[inline]
-pub fn threat_term_with(
-    kernel: Kernel,
-    counts: &[[u16; THREATS]; 2],
-    me: Color,
-    w: &EvalWeights,
-) -> i32 {
+pub fn eval_term_with(kernel: Kernel, board: &Board, me: Color, w: &EvalWeights) -> i32 {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `score_moves_with`.
-        Kernel::Avx2 => unsafe { avx2::threat_term(counts, me, w) },
-        _ => threat_term_scalar(counts, me, w),
+        Kernel::Avx2 => unsafe { avx2::eval_term(board, me, w) },
+        _ => eval_term_scalar(board, me, w),
     }
 }
 
@@ -99,42 +110,76 @@ mod avx2 {
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn threat_term(counts: &[[u16; THREATS]; 2], me: Color, w: &EvalWeights) -> i32 {
+    pub unsafe fn eval_term(board: &Board, me: Color, w: &EvalWeights) -> i32 {
+        let (counts, pcounts) = (board.threat_counts(), board.pattern_counts());
         let (m, o) = (me.index(), 1 - me.index());
         let mut a = [0u16; 16];
         let mut b = [0u16; 16];
         a[..THREATS].copy_from_slice(&counts[m]);
         b[..THREATS].copy_from_slice(&counts[o]);
-        // SAFETY: all four loads read 32 bytes from 16-lane arrays.
-        let (va, vb, wa, wb) = unsafe {
+        // SAFETY: every load reads 32 bytes from a 16-lane `u16`/`i16` array.
+        let (va, vb, wa, wb, pa, pb, wp) = unsafe {
             (
                 _mm256_loadu_si256(a.as_ptr() as *const __m256i),
                 _mm256_loadu_si256(b.as_ptr() as *const __m256i),
                 _mm256_loadu_si256(w.own.as_ptr() as *const __m256i),
                 _mm256_loadu_si256(w.opp.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(pcounts[m].as_ptr() as *const __m256i),
+                _mm256_loadu_si256(pcounts[o].as_ptr() as *const __m256i),
+                _mm256_loadu_si256(w.pattern.as_ptr() as *const __m256i),
             )
         };
-        // Counts are at most 484 and weights below 2^15, so the i16 products and their
-        // pairwise i32 sums are exact.
+        // Class counts are at most 484 and pattern counts 4 * 484, weights are i16: the
+        // products and their pairwise i32 sums are exact.
         let d = _mm256_sub_epi32(_mm256_madd_epi16(va, wa), _mm256_madd_epi16(vb, wb));
+        let e = _mm256_sub_epi32(_mm256_madd_epi16(pa, wp), _mm256_madd_epi16(pb, wp));
+        let d = _mm256_add_epi32(d, e);
         let s = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256::<1>(d));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
         _mm_cvtsi128_si32(s)
     }
 
+    /// The low (`HIGH = false`) or high bytes of sixteen `i16` weights, twice: a `pshufb`
+    /// table for both 128-bit lanes.
+    fn byte_table<const HIGH: bool>(w: &[i16; 16]) -> [u8; 32] {
+        let mut t = [0u8; 32];
+        for i in 0..16 {
+            let b = if HIGH { (w[i] >> 8) as u8 } else { w[i] as u8 };
+            t[i] = b;
+            t[i + 16] = b;
+        }
+        t
+    }
+
     #[target_feature(enable = "avx2")]
-    pub unsafe fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove]) {
+    pub unsafe fn score_moves(
+        board: &Board,
+        side: Color,
+        moves: &mut [ScoredMove],
+        w: &OrderWeights,
+    ) {
         let thr = board.threat_plane().as_ptr() as *const u8;
         let pat = board.pattern_plane().as_ptr() as *const u8;
         let (s, o) = (side.index() as i32, 1 - side.index() as i32);
-        let mut table = [0i8; 32];
-        for i in 0..16 {
-            table[i] = PATTERN_VALUE[i] as i8;
-            table[i + 16] = PATTERN_VALUE[i] as i8;
-        }
-        // SAFETY: 32-byte load from a 32-byte array.
-        let pv = unsafe { _mm256_loadu_si256(table.as_ptr() as *const __m256i) };
+        let tables = [
+            byte_table::<false>(&w.own),
+            byte_table::<true>(&w.own),
+            byte_table::<false>(&w.opp),
+            byte_table::<true>(&w.opp),
+        ];
+        // SAFETY: 32-byte loads from 32-byte arrays.
+        let [own_lo, own_hi, opp_lo, opp_hi] =
+            tables.map(|t| unsafe { _mm256_loadu_si256(t.as_ptr() as *const __m256i) });
+        // The i16 weight of each lane's nibble, sign-extended to i32: low and high bytes
+        // looked up apart (the other bytes of each index are 0x80, which `pshufb` zeroes).
+        let lookup = |lo: __m256i, hi: __m256i, n: __m256i| {
+            let v = _mm256_or_si256(
+                _mm256_shuffle_epi8(lo, n),
+                _mm256_slli_epi32::<8>(_mm256_shuffle_epi8(hi, n)),
+            );
+            _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(v))
+        };
         let byte = _mm256_set1_epi32(0xFF);
         let nib = _mm256_set1_epi32(0xF);
         let zero_hi = _mm256_set1_epi32(0x8080_8000u32 as i32);
@@ -176,8 +221,8 @@ mod avx2 {
                     _mm256_add_epi32(c4, _mm256_set1_epi32(2 * o)),
                 );
                 let mut acc = _mm256_add_epi32(
-                    _mm256_i32gather_epi32::<4>(ATTACK.as_ptr(), tm),
-                    _mm256_i32gather_epi32::<4>(DEFEND.as_ptr(), to),
+                    _mm256_i32gather_epi32::<4>(w.attack.as_ptr(), tm),
+                    _mm256_i32gather_epi32::<4>(w.defend.as_ptr(), to),
                 );
                 for d in 0..4 {
                     let sh = _mm_cvtsi32_si128(4 * d);
@@ -185,11 +230,8 @@ mod avx2 {
                         _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(pm, sh), nib), zero_hi);
                     let no =
                         _mm256_or_si256(_mm256_and_si256(_mm256_srl_epi32(po, sh), nib), zero_hi);
-                    let vm = _mm256_shuffle_epi8(pv, nm);
-                    let vo = _mm256_shuffle_epi8(pv, no);
-                    // x * 3 / 4 for non-negative x is (3x) >> 2.
-                    let vo =
-                        _mm256_srli_epi32::<2>(_mm256_add_epi32(vo, _mm256_slli_epi32::<1>(vo)));
+                    let vm = lookup(own_lo, own_hi, nm);
+                    let vo = lookup(opp_lo, opp_hi, no);
                     acc = _mm256_add_epi32(acc, _mm256_add_epi32(vm, vo));
                 }
                 acc
@@ -202,7 +244,7 @@ mod avx2 {
             }
         }
         for m in chunks.into_remainder() {
-            m.score = move_score_scalar(board, m.pos, side);
+            m.score = move_score_scalar(board, m.pos, side, w);
         }
     }
 }

@@ -4,7 +4,7 @@
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use wuzi::movegen::{generate, GenKind, MoveList};
-use wuzi::simd::{best, score_moves_with, threat_term_scalar, threat_term_with, Kernel};
+use wuzi::simd::{best, eval_term_scalar, eval_term_with, score_moves_with, Kernel};
 use wuzi::{Board, Rule};
 
 #[test]
@@ -28,13 +28,25 @@ fn avx2_kernels_match_scalar() {
             for side in wuzi::Color::ALL {
                 let mut a = list.clone();
                 let mut s = list.clone();
-                score_moves_with(Kernel::Avx2, &b, side, a.as_mut_slice());
-                score_moves_with(Kernel::Scalar, &b, side, s.as_mut_slice());
+                score_moves_with(
+                    Kernel::Avx2,
+                    &b,
+                    side,
+                    a.as_mut_slice(),
+                    &Default::default(),
+                );
+                score_moves_with(
+                    Kernel::Scalar,
+                    &b,
+                    side,
+                    s.as_mut_slice(),
+                    &Default::default(),
+                );
                 assert_eq!(a.as_slice(), s.as_slice(), "move scores differ");
                 let w = wuzi::eval::EvalWeights::default();
                 assert_eq!(
-                    threat_term_with(Kernel::Avx2, b.threat_counts(), side, &w),
-                    threat_term_scalar(b.threat_counts(), side, &w)
+                    eval_term_with(Kernel::Avx2, &b, side, &w),
+                    eval_term_scalar(&b, side, &w)
                 );
             }
             positions += 1;

@@ -59,7 +59,7 @@ impl Board {
             assert_eq!(self.threat[c], fresh.threat[c], "threat of {p}");
         }
         assert_eq!(self.counts, fresh.counts, "threat counts diverged");
-        assert_eq!(self.pscore, fresh.pscore, "pattern scores diverged");
+        assert_eq!(self.pcounts, fresh.pcounts, "pattern counts diverged");
     }
 
     fn cell_window(&self, p: Pos, d: Dir, side: Color) -> Window {
@@ -102,7 +102,7 @@ impl Board {
 
     fn rebuild_patterns_from_cells(&mut self) {
         self.counts = [[0; THREATS]; 2];
-        self.pscore = [0; 2];
+        self.pcounts = [[0; 16]; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             let mut packed = [0u16; 2];
