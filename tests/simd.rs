@@ -1,8 +1,10 @@
 //! The AVX2 kernels give bit-identical results to the scalar definitions, over thousands of
-//! positions from random games under every rule and size.
+//! positions from random games under every rule and size, with the fitted and the hand-set
+//! weights.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use wuzi::eval::{EvalWeights, OrderWeights};
 use wuzi::movegen::{generate, GenKind, MoveList};
 use wuzi::simd::{best, eval_term_scalar, eval_term_with, score_moves_with, Kernel};
 use wuzi::{Board, Rule};
@@ -25,29 +27,29 @@ fn avx2_kernels_match_scalar() {
             if list.is_empty() {
                 break;
             }
+            // Fitted and hand-set weights: negative weights and both bytes of the i16
+            // pattern weights are exercised.
+            let orders = [OrderWeights::DEFAULT, OrderWeights::HAND];
+            let evals = [EvalWeights::default(), EvalWeights::for_rule(Rule::Renju)];
             for side in wuzi::Color::ALL {
-                let mut a = list.clone();
-                let mut s = list.clone();
-                score_moves_with(
-                    Kernel::Avx2,
-                    &b,
-                    side,
-                    a.as_mut_slice(),
-                    &Default::default(),
-                );
-                score_moves_with(
-                    Kernel::Scalar,
-                    &b,
-                    side,
-                    s.as_mut_slice(),
-                    &Default::default(),
-                );
-                assert_eq!(a.as_slice(), s.as_slice(), "move scores differ");
-                let w = wuzi::eval::EvalWeights::default();
-                assert_eq!(
-                    eval_term_with(Kernel::Avx2, &b, side, &w),
-                    eval_term_scalar(&b, side, &w)
-                );
+                for (ow, ew) in orders.iter().zip(&evals) {
+                    let mut a = list.clone();
+                    let mut s = list.clone();
+                    score_moves_with(Kernel::Avx2, &b, side, a.as_mut_slice(), ow);
+                    score_moves_with(Kernel::Scalar, &b, side, s.as_mut_slice(), ow);
+                    assert_eq!(a.as_slice(), s.as_slice(), "move scores differ");
+                    assert_eq!(
+                        eval_term_with(Kernel::Avx2, &b, side, ew),
+                        eval_term_scalar(&b, side, ew)
+                    );
+                }
+                // Every empty cell has one line pattern per direction.
+                let empty = b.cells().iter().filter(|&&p| b.is_empty(p)).count();
+                let patterns: u32 = b.pattern_counts()[side.index()]
+                    .iter()
+                    .map(|&c| c as u32)
+                    .sum();
+                assert_eq!(patterns as usize, 4 * empty);
             }
             positions += 1;
             let p = list.as_slice()[(rng.next_u64() % list.len() as u64) as usize].pos;
