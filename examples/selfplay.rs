@@ -9,42 +9,43 @@ use wuzi::engine::{Config, Engine, GameStatus, Level};
 use wuzi::suite::load_suite;
 use wuzi::{Color, Limits, Rule};
 
+/// The `count` integers of a weights file (separated by spaces, commas or brackets).
+fn read_weights(path: &str, count: usize) -> Vec<i32> {
+    let text = std::fs::read_to_string(path).expect("weights file");
+    let n: Vec<i32> = text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().expect("integer weight"))
+        .collect();
+    assert_eq!(n.len(), count, "{path}: {count} weights");
+    n
+}
+
 fn config(flags: &[String]) -> Config {
     let mut c = Config::default();
     for f in flags {
         let (k, v) = f.split_once('=').expect("flag k=v");
         if k == "eval" {
-            // A file of 48 integers: own, opp and pattern weights, 16 lanes each.
-            let text = std::fs::read_to_string(v).expect("eval weights file");
-            let n: Vec<i16> = text
-                .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
-                .filter(|t| !t.is_empty())
-                .map(|t| t.parse().expect("integer weight"))
-                .collect();
-            assert_eq!(n.len(), 48, "eval file: 48 weights");
-            c.search.eval.own.copy_from_slice(&n[..16]);
-            c.search.eval.opp.copy_from_slice(&n[16..32]);
-            c.search.eval.pattern.copy_from_slice(&n[32..]);
+            // Own, opp and pattern weights, 16 lanes each.
+            let n = read_weights(v, 48);
+            let e = &mut c.search.eval;
+            for j in 0..16 {
+                (e.own[j], e.opp[j], e.pattern[j]) =
+                    (n[j] as i16, n[16 + j] as i16, n[32 + j] as i16);
+            }
             c.search.weights_by_rule = false;
             continue;
         }
         if k == "order" {
-            // A file of 64 integers: attack, defend, own and opponent pattern weights.
-            let text = std::fs::read_to_string(v).expect("order weights file");
-            let n: Vec<i32> = text
-                .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
-                .filter(|t| !t.is_empty())
-                .map(|t| t.parse().expect("integer weight"))
-                .collect();
-            assert_eq!(n.len(), 64, "order file: 64 weights");
-            c.search.weights_by_rule = false;
+            // Attack, defend, own and opponent pattern weights, 16 lanes each.
+            let n = read_weights(v, 64);
             let o = &mut c.search.order;
             o.attack.copy_from_slice(&n[..16]);
             o.defend.copy_from_slice(&n[16..32]);
             for j in 0..16 {
-                o.own[j] = n[32 + j] as i16;
-                o.opp[j] = n[48 + j] as i16;
+                (o.own[j], o.opp[j]) = (n[32 + j] as i16, n[48 + j] as i16);
             }
+            c.search.weights_by_rule = false;
             continue;
         }
         let v: u64 = v.parse().expect("number");
