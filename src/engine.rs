@@ -359,7 +359,7 @@ impl Engine {
         let mut options = self.config.search.clone();
         if options.weights_by_rule {
             options.eval = crate::eval::EvalWeights::for_rule(self.board.rule());
-            options.order = crate::eval::OrderWeights::for_rule(self.board.rule());
+            options.order = crate::eval::OrderWeights::for_rule(self.board.rule()).clone();
         }
         let shared = Shared {
             options,

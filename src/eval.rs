@@ -60,7 +60,7 @@ impl Default for EvalWeights {
         EvalWeights {
             own: lanes(&OWN_THREAT),
             opp: lanes(&OPP_THREAT),
-            pattern: PATTERN_WEIGHT.map(|v| v as i16),
+            pattern: lanes16(&PATTERN_WEIGHT),
         }
     }
 }
@@ -72,13 +72,14 @@ impl EvalWeights {
     /// renju defence fell below the 99% of `tests/engine.rs` (two of 200 sampled rows of
     /// renju_defend_vcf missed with either).
     pub fn for_rule(rule: Rule) -> EvalWeights {
-        match rule {
-            Rule::Freestyle | Rule::Standard => EvalWeights::default(),
-            Rule::Renju | Rule::Caro { .. } => EvalWeights {
+        if fitted_for(rule) {
+            EvalWeights::default()
+        } else {
+            EvalWeights {
                 own: lanes(&HAND_OWN_THREAT),
                 opp: lanes(&HAND_OPP_THREAT),
-                pattern: HAND_PATTERN_WEIGHT.map(|v| v as i16),
-            },
+                pattern: lanes16(&HAND_PATTERN_WEIGHT),
+            }
         }
     }
 }
@@ -180,10 +181,11 @@ impl OrderWeights {
     };
 
     /// The weights the engine plays `rule` with (as [`EvalWeights::for_rule`]).
-    pub fn for_rule(rule: Rule) -> OrderWeights {
-        match rule {
-            Rule::Freestyle | Rule::Standard => OrderWeights::DEFAULT,
-            Rule::Renju | Rule::Caro { .. } => OrderWeights::HAND,
+    pub fn for_rule(rule: Rule) -> &'static OrderWeights {
+        if fitted_for(rule) {
+            &OrderWeights::DEFAULT
+        } else {
+            &OrderWeights::HAND
         }
     }
 }
@@ -198,9 +200,11 @@ impl Default for OrderWeights {
 /// [`crate::simd::move_score_scalar`]).
 #[inline]
 pub fn move_score(board: &Board, p: Pos, side: Color) -> i32 {
-    let w = match board.rule() {
-        Rule::Freestyle | Rule::Standard => &OrderWeights::DEFAULT,
-        Rule::Renju | Rule::Caro { .. } => &OrderWeights::HAND,
-    };
-    crate::simd::move_score_scalar(board, p, side, w)
+    crate::simd::move_score_scalar(board, p, side, OrderWeights::for_rule(board.rule()))
+}
+
+/// Were the fitted weights fitted to games of `rule`? Freestyle, and exact five (which
+/// differs from it only by overlines); not renju or caro.
+fn fitted_for(rule: Rule) -> bool {
+    matches!(rule, Rule::Freestyle | Rule::Standard)
 }
