@@ -358,7 +358,7 @@ impl Engine {
         self.tt.new_search();
         let mut options = self.config.search.clone();
         if options.weights_by_rule {
-            options.eval = crate::eval::EvalWeights::for_rule(self.board.rule());
+            options.eval = crate::eval::EvalWeights::for_rule(self.board.rule()).clone();
             options.order = crate::eval::OrderWeights::for_rule(self.board.rule()).clone();
         }
         let shared = Shared {

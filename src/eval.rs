@@ -54,33 +54,38 @@ const fn lanes(w: &[i32; THREATS]) -> [i16; 16] {
     out
 }
 
-impl Default for EvalWeights {
-    /// The fitted weights (freestyle).
-    fn default() -> Self {
-        EvalWeights {
-            own: lanes(&OWN_THREAT),
-            opp: lanes(&OPP_THREAT),
-            pattern: lanes16(&PATTERN_WEIGHT),
-        }
-    }
-}
-
 impl EvalWeights {
+    /// The fitted weights (freestyle).
+    pub const DEFAULT: EvalWeights = EvalWeights {
+        own: lanes(&OWN_THREAT),
+        opp: lanes(&OPP_THREAT),
+        pattern: lanes16(&PATTERN_WEIGHT),
+    };
+
+    /// The hand-set weights.
+    pub const HAND: EvalWeights = EvalWeights {
+        own: lanes(&HAND_OWN_THREAT),
+        opp: lanes(&HAND_OPP_THREAT),
+        pattern: lanes16(&HAND_PATTERN_WEIGHT),
+    };
+
     /// The weights the engine plays `rule` with: the fitted ones for freestyle and exact
     /// five, whose games they were fitted to (exact five differs only by overlines); the
     /// hand-set ones for renju and caro. With the fitted evaluation or the fitted ordering,
     /// renju defence fell below the 99% of `tests/engine.rs` (two of 200 sampled rows of
     /// renju_defend_vcf missed with either).
-    pub fn for_rule(rule: Rule) -> EvalWeights {
+    pub fn for_rule(rule: Rule) -> &'static EvalWeights {
         if fitted_for(rule) {
-            EvalWeights::default()
+            &EvalWeights::DEFAULT
         } else {
-            EvalWeights {
-                own: lanes(&HAND_OWN_THREAT),
-                opp: lanes(&HAND_OPP_THREAT),
-                pattern: lanes16(&HAND_PATTERN_WEIGHT),
-            }
+            &EvalWeights::HAND
         }
+    }
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights::DEFAULT
     }
 }
 

@@ -30,7 +30,7 @@ fn avx2_kernels_match_scalar() {
             // Fitted and hand-set weights: negative weights and both bytes of the i16
             // pattern weights are exercised.
             let orders = [OrderWeights::DEFAULT, OrderWeights::HAND];
-            let evals = [EvalWeights::default(), EvalWeights::for_rule(Rule::Renju)];
+            let evals = [EvalWeights::DEFAULT, EvalWeights::HAND];
             for side in wuzi::Color::ALL {
                 for (ow, ew) in orders.iter().zip(&evals) {
                     let mut a = list.clone();
