@@ -51,22 +51,7 @@ fn config(flags: &[String]) -> Config {
         let v: u64 = v.parse().expect("number");
         match k {
             "soft" => {} // read by `limits`
-            "leaf" => c.search.leaf_vcf_nodes = v,
-            "root" => c.search.root_threat_nodes = v,
-            "prune" => c.search.prune = v != 0,
-            "lmr" => c.search.lmr_scale = v as i32,
             "threads" => c.threads = v as usize,
-            "narrow" => c.search.narrow_score = v as i32,
-            "vctdef" => c.search.root_vct_defence = v != 0,
-            "local" => c.search.locality = v != 0,
-            "lmrall" => c.search.lmr_all = v != 0,
-            "ttmate" => c.search.tt_mates = v != 0,
-            "caps%" => c.search.caps_pct = v as usize,
-            "capdef" => c.search.cap_defences = v != 0,
-            "ext3" => c.search.three_ext = v != 0,
-            "avg" => c.search.avg_eval = v != 0,
-            "caps" => c.search.move_caps = v != 0,
-            "rfp" => c.search.rfp = v as i32,
             "pat16" => {
                 c.search.weights_by_rule = false;
                 for x in c.search.eval.pattern.iter_mut() {
@@ -80,7 +65,7 @@ fn config(flags: &[String]) -> Config {
                     c.search.eval.opp[t] = (c.search.eval.own[t] as i32 * v as i32 / 100) as i16;
                 }
             }
-            _ => panic!("unknown flag {k}"),
+            _ => c.search.set(k, v as i64).unwrap_or_else(|e| panic!("{e}")),
         }
     }
     c

@@ -2,8 +2,9 @@
 //! search and forced positions.
 
 use crate::board::Board;
+use crate::pattern::Pattern;
 use crate::threat::Threat;
-use crate::types::{Color, Pos, MAX_SIZE};
+use crate::types::{Color, Dir, Pos, Rule, MAX_SIZE};
 
 /// Capacity of a move list: every point of the largest board.
 pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
@@ -147,27 +148,104 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     list.clear();
     let opp = !board.to_move();
     let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    let legal = |b: &mut Board, p: Pos| !(check_forbid && b.is_forbidden(p));
+    // A single five point is nearly always on a line through the last move (the search's
+    // case): look there before scanning the board.
+    if board.count(opp, Threat::Five) == 1 {
+        if let Some(p) = five_point_near_last(board, opp) {
+            if legal(board, p) {
+                list.push(p);
+            }
+            return;
+        }
+    }
     for &p in board.cells() {
-        if board.threat(p, opp) == Threat::Five && !(check_forbid && board.is_forbidden(p)) {
+        if board.threat(p, opp) == Threat::Five && legal(board, p) {
             list.push(p);
         }
     }
 }
 
-/// Replies of the side to move to an opponent's open three: its own fours, and every point
-/// where the opponent would make a four or better (which includes every point that blocks
-/// the three). Centre-out, never a forbidden point for black under renju.
+/// A five point of `side` on the four lines through the last move, within four cells of it.
+fn five_point_near_last(board: &Board, side: Color) -> Option<Pos> {
+    let last = board.last_move();
+    if last.is_none() {
+        return None;
+    }
+    let n = board.size() as isize;
+    let (x0, y0) = (last.x() as isize, last.y() as isize);
+    for d in Dir::ALL {
+        let (sx, sy) = d.step();
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let (x, y) = (x0 + k * sx, y0 + k * sy);
+            if (0..n).contains(&x) && (0..n).contains(&y) {
+                let p = Pos::new(x as usize, y as usize);
+                if board.is_empty(p) && board.threat(p, side) == Threat::Five {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Replies of the side to move to an opponent's open three: its own fours, and the points
+/// on the line of one of the opponent's straight-four points, within four cells of it, where
+/// the opponent would make a four along that line (a four point the opponent may not play,
+/// renju black's, included). Every point that blocks the three, or one of the fours of a
+/// double-four point, is such a point; a four elsewhere does not stop the straight four.
+/// Under caro, where a stone just beyond a run's end closes it, every point of those lines
+/// within five cells. Never a forbidden point for black under renju; our fours first, in
+/// centre-out order.
 pub fn three_defences(board: &mut Board, list: &mut MoveList) {
     list.clear();
     let me = board.to_move();
     let opp = !me;
     let check_forbid = me == Color::Black && board.rule().has_forbidden();
-    for &p in board.cells() {
-        if board.is_empty(p)
-            && (board.threat(p, me) >= Threat::Block4 || board.threat(p, opp) >= Threat::Block4)
-            && !(check_forbid && board.is_forbidden(p))
-        {
-            list.push(p);
+    // Our fours (the counts say when the scan can stop).
+    let mut fours = board.count_at_least(me, Threat::Block4);
+    let mut cells = board.cells().iter();
+    while fours > 0 {
+        let Some(&p) = cells.next() else { break };
+        if board.threat(p, me) >= Threat::Block4 {
+            fours -= 1;
+            if !(check_forbid && board.is_forbidden(p)) {
+                list.push(p);
+            }
+        }
+    }
+    // The opponent's straight-four points, and along each of their four lines the points
+    // that block it.
+    let caro = matches!(board.rule(), Rule::Caro { .. });
+    let reach: isize = if caro { 5 } else { 4 };
+    let n = board.size() as isize;
+    let mut flex = board.count(opp, Threat::Flex4);
+    let mut cells = board.cells().iter();
+    while flex > 0 {
+        let Some(&f) = cells.next() else { break };
+        if board.threat(f, opp) != Threat::Flex4 {
+            continue;
+        }
+        flex -= 1;
+        for d in Dir::ALL {
+            if board.pattern(f, opp, d) < Pattern::B4 {
+                continue;
+            }
+            let (sx, sy) = d.step();
+            for k in -reach..=reach {
+                let (x, y) = (f.x() as isize + k * sx, f.y() as isize + k * sy);
+                if !(0..n).contains(&x) || !(0..n).contains(&y) {
+                    continue;
+                }
+                let p = Pos::new(x as usize, y as usize);
+                if board.is_empty(p)
+                    && (caro || board.pattern(p, opp, d) >= Pattern::B4)
+                    && !list.contains(p)
+                    && !(check_forbid && board.is_forbidden(p))
+                {
+                    list.push(p);
+                }
+            }
         }
     }
 }

@@ -134,6 +134,22 @@ pub struct Options {
     /// Table hits with a decided (mate) score cut off whatever their depth. Self-play, 40
     /// games at 60,000 nodes a move: 52.5% (within noise; off).
     pub tt_mates: bool,
+    /// Leaves run a four quiescence search (stand pat or a four, the block forced) within the
+    /// leaf budget instead of a VCF proof followed by the static evaluation.
+    pub qsearch: bool,
+    /// Below its first four, the quiescence search tries at most this many fours per node,
+    /// each on a line through our previous four within four cells of it (0: every four).
+    pub qsearch_narrow: usize,
+    /// A four-three or double three against an opponent that cannot make a four is a win
+    /// ([`Searcher::quick_win`]).
+    pub quick_wins: bool,
+    /// The smaller move caps apply only when a four or an open three is on the board (either
+    /// side has a straight-four or five point), not whenever either side can make an open three.
+    pub caps_on_board: bool,
+    /// Below this ply (0: never), a move that makes a four costs no depth.
+    pub four_ext: usize,
+    /// The least threat class that `four_ext` extends.
+    pub ext_class: Threat,
 }
 
 impl Default for Options {
@@ -157,7 +173,50 @@ impl Default for Options {
             locality: true,
             lmr_all: false,
             tt_mates: false,
+            qsearch: false,
+            qsearch_narrow: 0,
+            quick_wins: false,
+            caps_on_board: false,
+            four_ext: 0,
+            ext_class: Threat::Block4,
         }
+    }
+}
+
+impl Options {
+    /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
+    /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `lmrall`, `ttmate`, `qs`, `qw`,
+    /// `qsn`, `caps%`, `capdef`, `ext3`, `avg`, `caps`, `rfp`; flags take 0 or 1.
+    pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
+        match key {
+            "leaf" => self.leaf_vcf_nodes = v as u64,
+            "root" => self.root_threat_nodes = v as u64,
+            "prune" => self.prune = v != 0,
+            "lmr" => self.lmr_scale = v as i32,
+            "narrow" => self.narrow_score = v as i32,
+            "vctdef" => self.root_vct_defence = v != 0,
+            "local" => self.locality = v != 0,
+            "lmrall" => self.lmr_all = v != 0,
+            "ttmate" => self.tt_mates = v != 0,
+            "qs" => self.qsearch = v != 0,
+            "qw" => self.quick_wins = v != 0,
+            "qsn" => self.qsearch_narrow = v as usize,
+            "caps%" => self.caps_pct = v as usize,
+            "capdef" => self.cap_defences = v != 0,
+            "ext3" => self.three_ext = v != 0,
+            "avg" => self.avg_eval = v != 0,
+            "caps" => self.move_caps = v != 0,
+            "rfp" => self.rfp = v as i32,
+            "capsboard" => self.caps_on_board = v != 0,
+            "fourext" => self.four_ext = v as usize,
+            "extclass" => {
+                self.ext_class = *Threat::ALL
+                    .get(v as usize)
+                    .ok_or_else(|| format!("extclass: no threat class {v}"))?
+            }
+            _ => return Err(format!("unknown search option '{key}'")),
+        }
+        Ok(())
     }
 }
 
@@ -188,7 +247,8 @@ pub struct Searcher<'a> {
     board: Board,
     solver: Solver,
     shared: &'a Shared<'a>,
-    lists: Vec<MoveList>,
+    /// One move list per ply, boxed so that taking one out moves a pointer, not the list.
+    lists: Vec<Option<Box<MoveList>>>,
     killers: [[Pos; 2]; MAX_PLY + 1],
     history: Box<[[i32; CELLS]; 2]>,
     /// Raw static evaluation of the node at each ply, for [`Options::avg_eval`].
@@ -196,6 +256,8 @@ pub struct Searcher<'a> {
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
     nodes: u64,
+    /// Fours the current leaf's quiescence search may still try.
+    qnodes_left: u64,
     flushed: u64,
     seldepth: usize,
     aborted: bool,
@@ -206,6 +268,9 @@ pub struct Searcher<'a> {
 }
 
 const CHECK_EVERY: u64 = 1024;
+
+/// Deepest four quiescence, in plies (fours and blocks).
+const QSEARCH_PLIES: usize = 40;
 
 /// Fewest moves a narrowed quiet node keeps.
 pub const MIN_NARROW_MOVES: usize = 8;
@@ -227,18 +292,26 @@ impl<'a> Searcher<'a> {
             board: board.clone(),
             solver: Solver::new(),
             shared,
-            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            lists: (0..=MAX_PLY).map(|_| Some(Box::default())).collect(),
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; CELLS]; 2]),
             evals: [0; MAX_PLY + 2],
             partial_better: false,
             nodes: 0,
+            qnodes_left: 0,
             flushed: 0,
             seldepth: 0,
             aborted: false,
             exact_root: false,
             id,
         }
+    }
+
+    /// The move list of `ply`, to be put back in `self.lists[ply]` before returning.
+    fn take_list(&mut self, ply: usize) -> Box<MoveList> {
+        self.lists[ply]
+            .take()
+            .expect("each ply's move list is put back")
     }
 
     /// Nodes this thread searched.
@@ -685,13 +758,18 @@ impl<'a> Searcher<'a> {
                 return WIN - (ply as i32 + 3);
             }
         }
+        if opp_fives == 0 && self.shared.options.quick_wins {
+            if let Some(m) = self.quick_win() {
+                return WIN - (ply as i32 + m);
+            }
+        }
         if ply >= MAX_PLY - 2 {
             return evaluate(&self.board, &self.shared.options.eval);
         }
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
         if depth <= 0 && opp_fives == 0 {
-            return self.leaf(ply);
+            return self.horizon(alpha, beta, ply);
         }
         // 4. Transposition table.
         let key = self.board.hash();
@@ -719,17 +797,17 @@ impl<'a> Searcher<'a> {
                 return e;
             }
             if depth < 5 && e + margin * depth <= alpha {
-                return self.leaf(ply);
+                return self.horizon(alpha, beta, ply);
             }
         }
         // 6. Moves.
-        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut list = self.take_list(ply);
         if !self.gen_moves(&mut list, tt_move, ply) {
-            self.lists[ply] = list;
+            self.lists[ply] = Some(list);
             return -(WIN - (ply as i32 + 2));
         }
         if list.is_empty() {
-            self.lists[ply] = list;
+            self.lists[ply] = Some(list);
             return 0; // full board: a draw
         }
         let forced = opp_fives > 0;
@@ -746,8 +824,13 @@ impl<'a> Searcher<'a> {
         let cap = if !caps {
             usize::MAX
         } else {
-            let table = if self.board.count_at_least(me, Threat::Flex3) > 0
-                || self.board.count_at_least(opp, Threat::Flex3) > 0
+            let threat_at = if self.shared.options.caps_on_board {
+                Threat::Flex4
+            } else {
+                Threat::Flex3
+            };
+            let table = if self.board.count_at_least(me, threat_at) > 0
+                || self.board.count_at_least(opp, threat_at) > 0
             {
                 &THREAT_CAP
             } else {
@@ -777,6 +860,16 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
+            // With `four_ext`, our fours cost no depth either (the reply is forced).
+            let new_depth = if self.shared.options.four_ext > 0
+                && !extend
+                && ply < self.shared.options.four_ext
+                && self.board.threat(p, me) >= self.shared.options.ext_class
+            {
+                depth
+            } else {
+                new_depth
+            };
             self.board.make(p);
             let mut score;
             if i == 0 {
@@ -800,7 +893,7 @@ impl<'a> Searcher<'a> {
             }
             self.board.undo();
             if self.aborted {
-                self.lists[ply] = list;
+                self.lists[ply] = Some(list);
                 return 0;
             }
             if score > best {
@@ -823,7 +916,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.lists[ply] = list;
+        self.lists[ply] = Some(list);
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {
@@ -859,6 +952,124 @@ impl<'a> Searcher<'a> {
         self.static_eval(ply)
     }
 
+    /// Where the main search runs out of depth: with [`Options::qsearch`] the four
+    /// quiescence search, else [`Searcher::leaf`].
+    fn horizon(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.shared.options.qsearch {
+            self.qnodes_left = self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 };
+            self.qsearch(alpha, beta, ply, 0)
+        } else {
+            self.leaf(ply)
+        }
+    }
+
+    /// Four quiescence: the side to move stands pat on its static evaluation or plays a four,
+    /// and the opponent's only reply is the block (a block that makes a four is answered the
+    /// same way). Our VCF wins show as mate scores inside the alpha-beta window, and fours that
+    /// improve the evaluation count. Fours are searched while the leaf's node budget lasts.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qd: usize) -> i32 {
+        // The first node is the main search's own leaf, counted there.
+        self.nodes += (qd > 0) as u64;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        let me = self.board.to_move();
+        let opp = !me;
+        if self.board.count(me, Threat::Five) > 0 {
+            return WIN - (ply as i32 + 1);
+        }
+        let opp_fives = self.board.count(opp, Threat::Five);
+        if opp_fives >= 2 {
+            return -(WIN - (ply as i32 + 2));
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(&self.board, &self.shared.options.eval);
+        }
+        let mut list = self.take_list(ply);
+        if opp_fives == 1 {
+            // The block is forced: no standing pat.
+            crate::movegen::five_defences(&mut self.board, &mut list);
+            let Some(b) = list.iter().next() else {
+                self.lists[ply] = Some(list);
+                return -(WIN - (ply as i32 + 2));
+            };
+            self.lists[ply] = Some(list);
+            self.evals[ply] = evaluate(&self.board, &self.shared.options.eval);
+            self.board.make(b);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qd + 1);
+            self.board.undo();
+            return v;
+        }
+        if self.board.count(me, Threat::Flex4) > 0
+            && (me == Color::White || !self.board.rule().has_forbidden() || self.has_legal_flex4())
+        {
+            self.lists[ply] = Some(list);
+            return WIN - (ply as i32 + 3);
+        }
+        if self.shared.options.quick_wins {
+            if let Some(m) = self.quick_win() {
+                self.lists[ply] = Some(list);
+                return WIN - (ply as i32 + m);
+            }
+        }
+        let stand = self.static_eval(ply);
+        if stand >= beta
+            || qd >= QSEARCH_PLIES
+            || self.qnodes_left == 0
+            || self.board.count_at_least(me, Threat::Block4) == 0
+        {
+            self.lists[ply] = Some(list);
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        generate(&mut self.board, GenKind::Fours, &mut list);
+        // Fours that also make a three (or two) first.
+        for m in list.as_mut_slice() {
+            m.score = self.board.threat(m.pos, me) as i32;
+        }
+        list.sort();
+        let mut best = stand;
+        let narrow = self.shared.options.qsearch_narrow;
+        let prev = if narrow > 0 && qd > 0 {
+            let mv = self.board.moves();
+            mv.len().checked_sub(2).map_or(Pos::NONE, |i| mv[i])
+        } else {
+            Pos::NONE
+        };
+        let mut tried = 0;
+        for i in 0..list.len() {
+            if self.qnodes_left == 0 || (!prev.is_none() && tried >= narrow) {
+                break;
+            }
+            let p = list.as_slice()[i].pos;
+            if !prev.is_none() && !on_line_within(p, prev, 4) {
+                continue;
+            }
+            tried += 1;
+            self.qnodes_left -= 1;
+            self.board.make(p);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qd + 1);
+            self.board.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = Some(list);
+        best
+    }
+
     /// The static evaluation at `ply` (averaged with the parent's under
     /// [`Options::avg_eval`]); records the raw value for the children.
     fn static_eval(&mut self, ply: usize) -> i32 {
@@ -871,6 +1082,21 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// With no opponent four on the board: a win in five plies if we can make a four-three or
+    /// (not renju black) a double three while the opponent has no point that makes a four.
+    /// The reply to the four, or the one block of a three, cannot make a four, and the three
+    /// that is left (on another line than the block) becomes a straight four.
+    fn quick_win(&self) -> Option<i32> {
+        let b = &self.board;
+        let me = b.to_move();
+        if b.count_at_least(!me, Threat::Block4) > 0
+            || (me == Color::Black && b.rule().has_forbidden())
+        {
+            return None;
+        }
+        (b.count(me, Threat::Block4Flex3) > 0 || b.count(me, Threat::Flex3x2) > 0).then_some(5)
+    }
+
     /// Renju black: is one of black's straight-four points legal?
     fn has_legal_flex4(&mut self) -> bool {
         let cells = self.board.cells();
@@ -881,6 +1107,12 @@ impl<'a> Searcher<'a> {
         }
         false
     }
+}
+
+/// Are `a` and `b` on one line (row, column or diagonal) at most `n` cells apart?
+fn on_line_within(a: Pos, b: Pos, n: usize) -> bool {
+    let (dx, dy) = (a.x().abs_diff(b.x()), a.y().abs_diff(b.y()));
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= n
 }
 
 /// Must the side to move answer an open three (the opponent has a straight-four point and

@@ -66,6 +66,10 @@ pub struct Solver {
     vct_tt: AHashMap<u64, Entry>,
     nodes: u64,
     limits: SolveLimits,
+    /// Spare move lists for the defender's nodes. Boxed: popping one moves a pointer, where
+    /// an unboxed list would copy its four kilobytes out of the vector and back.
+    #[allow(clippy::vec_box)]
+    lists: Vec<Box<MoveList>>,
 }
 
 /// Error result of a budget check.
@@ -285,19 +289,33 @@ impl Solver {
 
     /// The defender to move against a threat. True when every defence loses.
     fn vct_defend(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+        // Move lists are large: reuse them rather than zero a new one at every node.
+        let mut moves = self.lists.pop().unwrap_or_default();
+        let r = self.vct_defend_with(b, depth, line, &mut moves);
+        self.lists.push(moves);
+        r
+    }
+
+    fn vct_defend_with(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        moves: &mut MoveList,
+    ) -> Res {
         self.tick()?;
         let d = b.to_move();
         let a = !d;
         if b.count(d, Threat::Five) > 0 {
             return Ok(false);
         }
-        let mut moves = MoveList::new();
+        moves.clear();
         match fives_of(b, a) {
             (0, _) => {
                 if legal_flex4(b, a).is_none() {
                     return Ok(false); // no threat left: the defender is free
                 }
-                three_defences(b, &mut moves);
+                three_defences(b, moves);
                 // The likeliest refutation first: a failed attack is dropped at its first
                 // successful defence.
                 for m in moves.as_mut_slice() {

@@ -9,11 +9,13 @@
 //! - `Candidates` returns exactly the empty points near a stone (by an independent scan of the
 //!   cells) that are not forbidden for black under renju;
 //! - `Fives` and `Fours` return exactly the points where an independent cell-array model finds
-//!   a winning five, or a four (a stone after which one more stone makes a five through it).
+//!   a winning five, or a four (a stone after which one more stone makes a five through it);
+//! - `five_defences` and `three_defences` against the opponent's fours and open threes
+//!   (brute force: every reply tried).
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use wuzi::movegen::{generate, GenKind, MoveList};
+use wuzi::movegen::{five_defences, generate, three_defences, GenKind, MoveList};
 use wuzi::pattern::Pattern;
 use wuzi::threat::Threat;
 use wuzi::types::{Color, Dir, Pos, Rule};
@@ -249,6 +251,74 @@ fn check_generation(b: &mut Board, list: &mut MoveList) {
     );
     for p in list.iter() {
         assert!(b.threat(p, side) >= Threat::Block4);
+    }
+    check_defences(b, list, &empties, &legal);
+}
+
+/// Against an opponent five point, `five_defences` gives exactly the legal five points.
+/// Against an open three (or a double-four point), `three_defences` holds every reply that
+/// leaves the opponent no straight-four point and every four of ours, and (but under caro)
+/// nothing that is neither a four of ours nor a four point of the opponent's.
+fn check_defences(
+    b: &mut Board,
+    list: &mut MoveList,
+    empties: &[Pos],
+    legal: &dyn Fn(&Pos) -> bool,
+) {
+    let me = b.to_move();
+    let opp = !me;
+    if b.count(opp, Threat::Five) > 0 {
+        let want: Vec<Pos> = empties
+            .iter()
+            .copied()
+            .filter(|&p| b.threat(p, opp) == Threat::Five && legal(&p))
+            .collect();
+        five_defences(b, list);
+        let mut want = want;
+        want.sort();
+        assert_eq!(sorted(list), want, "five defences\n{}", diagram(b));
+        return;
+    }
+    if b.count(opp, Threat::Flex4) == 0 || b.count(me, Threat::Flex4) > 0 {
+        return;
+    }
+    three_defences(b, list);
+    let got = sorted(list);
+    let flex4: Vec<Pos> = empties
+        .iter()
+        .copied()
+        .filter(|&q| b.threat(q, opp) == Threat::Flex4)
+        .collect();
+    for &p in empties.iter().filter(|p| legal(p)) {
+        let four = b.threat(p, me) >= Threat::Block4;
+        // A point more than five cells from every straight-four point shares no five with it.
+        if !four && flex4.iter().all(|q| q.dist(p) > 5) {
+            assert!(!got.contains(&p), "far point {p}\n{}", diagram(b));
+            continue;
+        }
+        // A four along some line (renju black's forbidden four points included).
+        let opp_four = Dir::ALL
+            .into_iter()
+            .any(|d| b.pattern(p, opp, d) >= Pattern::B4);
+        b.make(p);
+        let stops = b.count(opp, Threat::Flex4) == 0;
+        b.undo();
+        if four || stops {
+            assert!(
+                got.contains(&p),
+                "defence {p} missing ({}, {me} to move)\n{}",
+                b.rule(),
+                diagram(b)
+            );
+        }
+        // Under caro a stone beyond a run's end defends too.
+        if got.contains(&p) && !matches!(b.rule(), Rule::Caro { .. }) {
+            assert!(
+                four || opp_four,
+                "{p} is no four of either side\n{}",
+                diagram(b)
+            );
+        }
     }
 }
 

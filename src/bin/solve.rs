@@ -7,7 +7,8 @@
 //! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat
 //! checks) at `--ms` per move instead: on `defend_vcf` rows it reports how often the chosen
 //! move is in the answer set, on other rows how often it finds a forced win (a mate score)
-//! and how long that took.
+//! and how long that took. `--nodes N` gives the engine a node budget instead of a time;
+//! `--set key=value` sets a search option (`search::Options::set`).
 
 use std::time::{Duration, Instant};
 use wuzi::notation::{parse_h8_run, parse_move_list};
@@ -21,6 +22,9 @@ struct Opts {
     rule: Rule,
     size: usize,
     ms: u64,
+    nodes: Option<u64>,
+    /// Search options for `--engine` (`--set key=value`, see `search::Options::set`).
+    sets: Vec<(String, i64)>,
     depth: u8,
     every: usize,
     suite: Option<String>,
@@ -34,6 +38,8 @@ fn parse_args() -> Result<Opts, String> {
         rule: Rule::Freestyle,
         size: 15,
         ms: 10_000,
+        nodes: None,
+        sets: Vec::new(),
         depth: 120,
         every: 1,
         suite: None,
@@ -51,11 +57,18 @@ fn parse_args() -> Result<Opts, String> {
             }
             "--size" => o.size = val("--size")?.parse().map_err(|_| "bad --size")?,
             "--ms" => o.ms = val("--ms")?.parse().map_err(|_| "bad --ms")?,
+            "--nodes" => o.nodes = Some(val("--nodes")?.parse().map_err(|_| "bad --nodes")?),
+            "--set" => {
+                let v = val("--set")?;
+                let (k, n) = v.split_once('=').ok_or("--set wants key=value")?;
+                let n = n.parse().map_err(|_| format!("--set {k}: not a number"))?;
+                o.sets.push((k.to_string(), n));
+            }
             "--every" => o.every = val("--every")?.parse().map_err(|_| "bad --every")?,
             "--depth" => o.depth = val("--depth")?.parse().map_err(|_| "bad --depth")?,
             "--suite" => o.suite = Some(val("--suite")?),
             "-h" | "--help" => {
-                return Err("usage: solve [--vct] [--rule R] [--size N] [--ms T] MOVES... | solve [--vct] [--ms T] --suite FILE".into())
+                return Err("usage: solve [--vct] [--rule R] [--size N] [--ms T] MOVES... | solve [--vct] [--ms T] --suite FILE | solve --engine [--ms T | --nodes N] --suite FILE".into())
             }
             _ => o.moves.push(a),
         }
@@ -186,15 +199,29 @@ fn run_engine_suite(path: &str, o: &Opts) {
     use wuzi::engine::{Engine, Level};
     use wuzi::search::{mate_distance, Limits};
     let rows = load_rows(path, o);
-    let lim = Limits {
-        soft_time: Some(Duration::from_millis(o.ms * 6 / 10)),
-        hard_time: Some(Duration::from_millis(o.ms)),
-        ..Limits::default()
+    // A node budget (repeatable on a loaded machine) replaces the time limits.
+    let lim = match o.nodes {
+        Some(n) => Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        },
+        None => Limits {
+            soft_time: Some(Duration::from_millis(o.ms * 6 / 10)),
+            hard_time: Some(Duration::from_millis(o.ms)),
+            ..Limits::default()
+        },
     };
     let (mut good, mut total, mut hopeless) = (0, 0, 0);
     let mut times = Vec::new();
     for row in &rows {
-        let mut e = match Engine::new(15, row.rule) {
+        let mut config = wuzi::engine::Config::default();
+        for (k, v) in &o.sets {
+            if let Err(err) = config.search.set(k, *v) {
+                eprintln!("{err}");
+                std::process::exit(2);
+            }
+        }
+        let mut e = match Engine::with_config(15, row.rule, config) {
             Ok(e) => e,
             Err(err) => {
                 eprintln!("{}: {err}", row.id);
