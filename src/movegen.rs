@@ -167,7 +167,7 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
 }
 
 /// A five point of `side` on the four lines through the last move, within four cells of it.
-fn five_point_near_last(board: &Board, side: Color) -> Option<Pos> {
+pub(crate) fn five_point_near_last(board: &Board, side: Color) -> Option<Pos> {
     let last = board.last_move();
     if last.is_none() {
         return None;

@@ -150,6 +150,8 @@ pub struct Options {
     pub four_ext: usize,
     /// The least threat class that `four_ext` extends.
     pub ext_class: Threat,
+    /// Internal iterative deepening from this remaining depth (0: none).
+    pub iid_depth: i32,
 }
 
 impl Default for Options {
@@ -179,6 +181,7 @@ impl Default for Options {
             caps_on_board: false,
             four_ext: 0,
             ext_class: Threat::Block4,
+            iid_depth: 0,
         }
     }
 }
@@ -209,6 +212,7 @@ impl Options {
             "rfp" => self.rfp = v as i32,
             "capsboard" => self.caps_on_board = v != 0,
             "fourext" => self.four_ext = v as usize,
+            "iid" => self.iid_depth = v as i32,
             "extclass" => {
                 self.ext_class = *Threat::ALL
                     .get(v as usize)
@@ -798,6 +802,18 @@ impl<'a> Searcher<'a> {
             }
             if depth < 5 && e + margin * depth <= alpha {
                 return self.horizon(alpha, beta, ply);
+            }
+        }
+        // Internal iterative deepening: with no table move at a deep node, a shallower search
+        // finds one.
+        let iid = self.shared.options.iid_depth;
+        if iid > 0 && depth >= iid && tt_move.is_none() && opp_fives == 0 {
+            self.negamax(depth / 2, alpha, beta, ply, pv);
+            if self.aborted {
+                return 0;
+            }
+            if let Some(hit) = self.shared.tt.probe(key) {
+                tt_move = hit.best;
             }
         }
         // 6. Moves.

@@ -158,7 +158,7 @@ impl Solver {
     fn vcf_node(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
         self.tick()?;
         let a = b.to_move();
-        if let Some(p) = find(b, a, |t| t == Threat::Five) {
+        if let Some(p) = five_point(b, a) {
             line.push(p);
             return Ok(true);
         }
@@ -212,7 +212,7 @@ impl Solver {
             line.push(q1);
             return Ok(true);
         }
-        let Some(q) = find(b, a, |t| t == Threat::Five) else {
+        let Some(q) = five_point(b, a) else {
             return Ok(false);
         };
         if d == Color::Black && b.is_forbidden(q) {
@@ -235,7 +235,7 @@ impl Solver {
         self.tick()?;
         let a = b.to_move();
         let d = !a;
-        if let Some(p) = find(b, a, |t| t == Threat::Five) {
+        if let Some(p) = five_point(b, a) {
             line.push(p);
             return Ok(true);
         }
@@ -376,6 +376,17 @@ fn find(b: &Board, side: Color, f: impl Fn(Threat) -> bool) -> Option<Pos> {
         .find(|&p| b.is_empty(p) && f(b.threat(p, side)))
 }
 
+/// A five point of `side`, if it has one: the first centre-out, or the only one (which is
+/// nearly always on a line through the last move, looked at first).
+fn five_point(b: &Board, side: Color) -> Option<Pos> {
+    match b.count(side, Threat::Five) {
+        0 => None,
+        1 => crate::movegen::five_point_near_last(b, side)
+            .or_else(|| find(b, side, |t| t == Threat::Five)),
+        _ => find(b, side, |t| t == Threat::Five),
+    }
+}
+
 /// Two distinct five points of `side`, which must have at least two.
 fn two_fives(b: &Board, side: Color) -> (Pos, Pos) {
     let mut it = b
@@ -393,7 +404,7 @@ fn fives_of(b: &Board, side: Color) -> (u16, Pos) {
     if n == 0 {
         return (0, Pos::NONE);
     }
-    (n, find(b, side, |t| t == Threat::Five).unwrap_or(Pos::NONE))
+    (n, five_point(b, side).unwrap_or(Pos::NONE))
 }
 
 /// A straight-four point of `side` it may play (renju black: not forbidden).
@@ -410,19 +421,27 @@ fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
 /// The attacker's threat moves: fours (and, unless `fours_only`, open threes), strongest
 /// first, legal only. Returns how many were written.
 fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> usize {
+    // The class counts say how many cells qualify: the scan stops at the last of them.
+    let least = if fours_only {
+        Threat::Block4
+    } else {
+        Threat::Flex3
+    };
+    let mut left = b.count_at_least(a, least);
     let mut n = 0;
     let mut scored: [(i32, Pos); 256] = [(0, Pos::NONE); 256];
     for &p in b.cells() {
-        if !b.is_empty(p) {
+        if left == 0 {
+            break;
+        }
+        // An occupied cell has no class; every class from an open three up holds one (or a
+        // four); renju black's forbidden cells are dropped below.
+        let t = b.threat(p, a);
+        if t < least {
             continue;
         }
-        let t = b.threat(p, a);
-        let ok = if fours_only {
-            t >= Threat::Block4
-        } else {
-            t >= Threat::Block4 || b.open_threes(p, a) > 0
-        };
-        if ok && n < scored.len().min(out.len()) {
+        left -= 1;
+        if n < scored.len().min(out.len()) {
             scored[n] = (
                 (t as i32) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1),
                 p,
