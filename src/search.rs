@@ -738,22 +738,13 @@ impl<'a> Searcher<'a> {
     /// to move at this node.
     fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv: bool) -> i32 {
         self.nodes += 1;
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if self.should_stop() {
-            return 0;
-        }
+        // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
+        let opp_fives = match self.node_start(ply) {
+            Ok(n) => n,
+            Err(score) => return score,
+        };
         let me = self.board.to_move();
         let opp = !me;
-        // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
-        if self.board.count(me, Threat::Five) > 0 {
-            return WIN - (ply as i32 + 1);
-        }
-        let opp_fives = self.board.count(opp, Threat::Five);
-        if opp_fives >= 2 {
-            return -(WIN - (ply as i32 + 2));
-        }
         // Mate-distance pruning.
         alpha = alpha.max(-(WIN - ply as i32));
         beta = beta.min(WIN - (ply as i32 + 1));
@@ -761,12 +752,8 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         // 2. Our straight four (or double four) with no opponent four to answer: a win in 3.
-        if opp_fives == 0 && self.board.count(me, Threat::Flex4) > 0 {
-            let ok =
-                me == Color::White || !self.board.rule().has_forbidden() || self.has_legal_flex4();
-            if ok {
-                return WIN - (ply as i32 + 3);
-            }
+        if opp_fives == 0 && self.straight_four_wins() {
+            return WIN - (ply as i32 + 3);
         }
         if ply >= MAX_PLY - 2 {
             return evaluate(&self.board, &self.shared.options.eval);
@@ -987,21 +974,11 @@ impl<'a> Searcher<'a> {
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qd: usize) -> i32 {
         // The first node is the main search's own leaf, counted there.
         self.nodes += (qd > 0) as u64;
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if self.should_stop() {
-            return 0;
-        }
+        let opp_fives = match self.node_start(ply) {
+            Ok(n) => n,
+            Err(score) => return score,
+        };
         let me = self.board.to_move();
-        let opp = !me;
-        if self.board.count(me, Threat::Five) > 0 {
-            return WIN - (ply as i32 + 1);
-        }
-        let opp_fives = self.board.count(opp, Threat::Five);
-        if opp_fives >= 2 {
-            return -(WIN - (ply as i32 + 2));
-        }
         if ply >= MAX_PLY - 2 {
             return evaluate(&self.board, &self.shared.options.eval);
         }
@@ -1020,9 +997,7 @@ impl<'a> Searcher<'a> {
             self.board.undo();
             return v;
         }
-        if self.board.count(me, Threat::Flex4) > 0
-            && (me == Color::White || !self.board.rule().has_forbidden() || self.has_legal_flex4())
-        {
+        if self.straight_four_wins() {
             self.lists[ply] = Some(list);
             return WIN - (ply as i32 + 3);
         }
@@ -1091,6 +1066,35 @@ impl<'a> Searcher<'a> {
         } else {
             raw
         }
+    }
+
+    /// The start of every search node: the deepest ply, the stop check (0 when stopping),
+    /// and the positions fives decide: our five point wins, two of the opponent's lose.
+    /// Otherwise the opponent's number of five points.
+    fn node_start(&mut self, ply: usize) -> Result<u16, i32> {
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.should_stop() {
+            return Err(0);
+        }
+        let me = self.board.to_move();
+        if self.board.count(me, Threat::Five) > 0 {
+            return Err(WIN - (ply as i32 + 1));
+        }
+        let opp_fives = self.board.count(!me, Threat::Five);
+        if opp_fives >= 2 {
+            return Err(-(WIN - (ply as i32 + 2)));
+        }
+        Ok(opp_fives)
+    }
+
+    /// With no opponent five point to answer: can the side to move make a straight four (a
+    /// legal one for renju black)? Then it wins in three plies.
+    fn straight_four_wins(&mut self) -> bool {
+        let me = self.board.to_move();
+        self.board.count(me, Threat::Flex4) > 0
+            && (me == Color::White || !self.board.rule().has_forbidden() || self.has_legal_flex4())
     }
 
     /// Renju black: is one of black's straight-four points legal?
