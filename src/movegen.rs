@@ -149,15 +149,12 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     let opp = !board.to_move();
     let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
     let legal = |b: &mut Board, p: Pos| !(check_forbid && b.is_forbidden(p));
-    // A single five point is nearly always on a line through the last move (the search's
-    // case): look there before scanning the board.
+    // A single five point is found without scanning the board (the search's case).
     if board.count(opp, Threat::Five) == 1 {
-        if let Some(p) = five_point_near_last(board, opp) {
-            if legal(board, p) {
-                list.push(p);
-            }
-            return;
+        if let Some(p) = five_point(board, opp).filter(|&p| legal(board, p)) {
+            list.push(p);
         }
+        return;
     }
     for &p in board.cells() {
         if board.threat(p, opp) == Threat::Five && legal(board, p) {
@@ -166,20 +163,33 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     }
 }
 
+/// A five point of `side`, if it has one: the first centre-out, or the only one, which is
+/// nearly always on a line through the last move and looked for there first.
+pub fn five_point(board: &Board, side: Color) -> Option<Pos> {
+    let scan = || {
+        board
+            .cells()
+            .iter()
+            .copied()
+            .find(|&p| board.is_empty(p) && board.threat(p, side) == Threat::Five)
+    };
+    match board.count(side, Threat::Five) {
+        0 => None,
+        1 => five_point_near_last(board, side).or_else(scan),
+        _ => scan(),
+    }
+}
+
 /// A five point of `side` on the four lines through the last move, within four cells of it.
-pub(crate) fn five_point_near_last(board: &Board, side: Color) -> Option<Pos> {
+fn five_point_near_last(board: &Board, side: Color) -> Option<Pos> {
     let last = board.last_move();
     if last.is_none() {
         return None;
     }
-    let n = board.size() as isize;
-    let (x0, y0) = (last.x() as isize, last.y() as isize);
+    let geo = board.geometry();
     for d in Dir::ALL {
-        let (sx, sy) = d.step();
-        for k in (-4..=4).filter(|&k| k != 0) {
-            let (x, y) = (x0 + k * sx, y0 + k * sy);
-            if (0..n).contains(&x) && (0..n).contains(&y) {
-                let p = Pos::new(x as usize, y as usize);
+        for k in -4..=4 {
+            if let Some(p) = geo.step(last, d, k) {
                 if board.is_empty(p) && board.threat(p, side) == Threat::Five {
                     return Some(p);
                 }
@@ -218,7 +228,7 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
     // that block it.
     let caro = matches!(board.rule(), Rule::Caro { .. });
     let reach: isize = if caro { 5 } else { 4 };
-    let n = board.size() as isize;
+    let geo = board.geometry();
     let mut flex = board.count(opp, Threat::Flex4);
     let mut cells = board.cells().iter();
     while flex > 0 {
@@ -231,13 +241,7 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
             if board.pattern(f, opp, d) < Pattern::B4 {
                 continue;
             }
-            let (sx, sy) = d.step();
-            for k in -reach..=reach {
-                let (x, y) = (f.x() as isize + k * sx, f.y() as isize + k * sy);
-                if !(0..n).contains(&x) || !(0..n).contains(&y) {
-                    continue;
-                }
-                let p = Pos::new(x as usize, y as usize);
+            for p in (-reach..=reach).filter_map(|k| geo.step(f, d, k)) {
                 if board.is_empty(p)
                     && (caro || board.pattern(p, opp, d) >= Pattern::B4)
                     && !list.contains(p)

@@ -937,9 +937,7 @@ impl<'a> Searcher<'a> {
     /// A leaf: our VCF if a short check finds one, else the static evaluation.
     fn leaf(&mut self, ply: usize) -> i32 {
         let me = self.board.to_move();
-        // Right below the root the opponent's VCF decides whether a root move defends, so it
-        // gets a larger budget there.
-        let budget = self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 };
+        let budget = self.leaf_budget(ply);
         if budget > 0 && self.board.count_at_least(me, Threat::Block4) > 0 {
             let lim = SolveLimits {
                 depth: 40,
@@ -956,11 +954,17 @@ impl<'a> Searcher<'a> {
         self.static_eval(ply)
     }
 
+    /// The node budget of a leaf's threat check: larger right below the root, where the
+    /// opponent's VCF decides whether a root move defends.
+    fn leaf_budget(&self, ply: usize) -> u64 {
+        self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 }
+    }
+
     /// Where the main search runs out of depth: with [`Options::qsearch`] the four
     /// quiescence search, else [`Searcher::leaf`].
     fn horizon(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.shared.options.qsearch {
-            self.qnodes_left = self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 };
+            self.qnodes_left = self.leaf_budget(ply);
             self.qsearch(alpha, beta, ply, 0)
         } else {
             self.leaf(ply)

@@ -5,7 +5,7 @@
 //! proven: every defender reply is tried.
 
 use crate::board::Board;
-use crate::movegen::{three_defences, MoveList};
+use crate::movegen::{five_point, three_defences, MoveList};
 use crate::threat::Threat;
 use crate::types::{Color, Pos};
 use ahash::AHashMap;
@@ -365,25 +365,6 @@ fn finish(r: Res, mut line: Vec<Pos>) -> Proof {
             line.reverse();
             Proof::Win(line)
         }
-    }
-}
-
-/// The first cell (centre-out) whose class for `side` passes `f`.
-fn find(b: &Board, side: Color, f: impl Fn(Threat) -> bool) -> Option<Pos> {
-    b.cells()
-        .iter()
-        .copied()
-        .find(|&p| b.is_empty(p) && f(b.threat(p, side)))
-}
-
-/// A five point of `side`, if it has one: the first centre-out, or the only one (which is
-/// nearly always on a line through the last move, looked at first).
-fn five_point(b: &Board, side: Color) -> Option<Pos> {
-    match b.count(side, Threat::Five) {
-        0 => None,
-        1 => crate::movegen::five_point_near_last(b, side)
-            .or_else(|| find(b, side, |t| t == Threat::Five)),
-        _ => find(b, side, |t| t == Threat::Five),
     }
 }
 
