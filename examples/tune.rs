@@ -1,7 +1,10 @@
 //! Fits the evaluation weights to labelled positions (Texel-style tuning).
 //!
 //! `tune FILE [sym|asym] [nomates] [k=K] [t=T] [l2=L]`, or `tune FILE order` for the
-//! move-ordering weights (FILE then needs the judge's move in its fourth column).
+//! move-ordering weights (FILE then needs the judge's move in its fourth column), or
+//! `tune FILE cells [extra] [pairs] [l2=L] [min=N]` for the combination values of
+//! `wuzi::cellvalue` (with `extra` the class-presence values, with `pairs` the class-pair
+//! values), fitted on top of the current weights and printed as the source lists.
 //!
 //! FILE has one position per line: a 15x15 freestyle move list (`x,y` points separated by
 //! spaces), a tab, and a score for the side to move from some stronger judge (a deeper search,
@@ -343,8 +346,277 @@ fn order(text: &str) {
     }
 }
 
+/// One position of `tune FILE cells`: the linear features, the combination-code counts
+/// (side to move's codes first, then the other side's at `CODES +`), and the judge's score
+/// as a probability.
+struct CellData {
+    f: [f64; NF],
+    codes: Vec<(u16, f32)>,
+    target: f64,
+}
+
+/// Parameters of `tune FILE cells` after the two blocks of combination codes: per side, seven
+/// classes, at least one and at least two (`PRESENCE`); then 14 x 14 class pairs (`PAIRS`).
+const PRESENCE_N: usize = 28;
+const PAIRS_N: usize = 196;
+
+/// `tune FILE cells [extra] [pairs] [l2=L] [min=N]`: fits per-combination values (see
+/// `wuzi::cellvalue`), and with `extra` and `pairs` the presence and pair values, on top of
+/// the current class and pattern weights, each pulled toward 0 by `l2`; values seen in fewer
+/// than `min` training positions stay 0. Prints the held-out loss before and after and the
+/// `PRESENCE`, `PAIRS` and `FITTED` lists.
+fn cells(text: &str, l2: f64, min_seen: usize, judge_scale: f64, extra: bool, pairs: bool) {
+    use wuzi::cellvalue::{code, CODES};
+    let mut data = Vec::new();
+    for line in text.lines() {
+        let mut cols = line.split('\t');
+        let (Some(moves), Some(score)) = (cols.next(), cols.next()) else {
+            continue;
+        };
+        let (Ok(score), Ok(moves)) = (
+            score.trim().parse::<f64>(),
+            wuzi::notation::parse_move_list(moves),
+        ) else {
+            continue;
+        };
+        let mut b = Board::new(15, Rule::Freestyle);
+        if b.play_all(&moves).is_err() {
+            continue;
+        }
+        let c = b.threat_counts();
+        let me = b.to_move();
+        // The search settles these before it evaluates: a five to make or stop, an open
+        // three of the side to move.
+        if c[0][Threat::Five as usize] > 0
+            || c[1][Threat::Five as usize] > 0
+            || c[me.index()][Threat::Flex4 as usize] > 0
+        {
+            continue;
+        }
+        let mut counts = std::collections::BTreeMap::<u16, f32>::new();
+        let plane = b.pattern_plane();
+        for &p in b.cells() {
+            if !b.is_empty(p) {
+                continue;
+            }
+            let [own, opp] = [
+                plane[p.index()][me.index()],
+                plane[p.index()][(!me).index()],
+            ];
+            for (k, sign) in [(code(own), 1.0), (CODES + code(opp), -1.0)] {
+                if k % CODES != 0 {
+                    *counts.entry(k as u16).or_default() += sign;
+                }
+            }
+        }
+        if extra {
+            // Presence of each class from flex3 up, per side: at least one, at least two.
+            for (si, side) in [me, !me].into_iter().enumerate() {
+                for t in Threat::Flex3 as usize..=Threat::Flex4 as usize {
+                    let n = c[side.index()][t];
+                    let at = 2 * CODES + si * 14 + (t - Threat::Flex3 as usize) * 2;
+                    if n >= 1 {
+                        counts.insert(at as u16, 1.0);
+                    }
+                    if n >= 2 {
+                        counts.insert(at as u16 + 1, 1.0);
+                    }
+                }
+            }
+        }
+        if pairs {
+            // Per empty cell, the pair (class of the side to move, class of the other).
+            for &p in b.cells() {
+                if b.is_empty(p) {
+                    let (a, o) = (b.threat(p, me) as usize, b.threat(p, !me) as usize);
+                    if a + o > 0 {
+                        *counts
+                            .entry((2 * CODES + PRESENCE_N + a * 14 + o) as u16)
+                            .or_default() += 1.0;
+                    }
+                }
+            }
+        }
+        data.push(CellData {
+            f: features(&b),
+            codes: counts.into_iter().collect(),
+            target: sigmoid(score / judge_scale),
+        });
+    }
+    let split = data.len() / 10;
+    let (test, train) = data.split_at(split);
+    eprintln!(
+        "{} training, {} held-out positions",
+        train.len(),
+        test.len()
+    );
+    let cur = current();
+    // The scale the current weights fit best: the fitted values keep it.
+    let base = |d: &CellData| dot(&d.f, &cur);
+    let lossk = |set: &[CellData], k: f64, v: &[f64]| -> f64 {
+        let mut l = 0.0;
+        for d in set {
+            let e = base(d)
+                + d.codes
+                    .iter()
+                    .map(|&(i, x)| v[i as usize] * x as f64)
+                    .sum::<f64>();
+            let p = sigmoid(e / k).clamp(1e-9, 1.0 - 1e-9);
+            l -= d.target * p.ln() + (1.0 - d.target) * (1.0 - p).ln();
+        }
+        l / set.len() as f64
+    };
+    let zero = vec![0.0; 2 * CODES + PRESENCE_N + PAIRS_N];
+    let (mut k, mut bl) = (100.0, f64::MAX);
+    let mut kk = 50.0;
+    while kk < 5000.0 {
+        let l = lossk(train, kk, &zero);
+        if l < bl {
+            (k, bl) = (kk, l);
+        }
+        kk *= 1.05;
+    }
+    println!(
+        "K {k:.0}: current loss train {bl:.5} held-out {:.5}",
+        lossk(test, k, &zero)
+    );
+    // Free parameters: the codes seen often enough.
+    let mut seen = vec![0usize; 2 * CODES + PRESENCE_N + PAIRS_N];
+    for d in train {
+        for &(i, _) in &d.codes {
+            seen[i as usize] += 1;
+        }
+    }
+    let free: Vec<usize> = (0..2 * CODES + PRESENCE_N + PAIRS_N)
+        .filter(|&i| seen[i] >= min_seen)
+        .collect();
+    let mut slot = vec![usize::MAX; 2 * CODES + PRESENCE_N + PAIRS_N];
+    for (j, &i) in free.iter().enumerate() {
+        slot[i] = j;
+    }
+    let np = free.len();
+    eprintln!("{np} free combination values");
+    let mut v = zero.clone();
+    for it in 0..12 {
+        let mut grad = vec![0.0; np];
+        let mut hess = vec![vec![0.0; np]; np];
+        for d in train {
+            let e = base(d)
+                + d.codes
+                    .iter()
+                    .map(|&(i, x)| v[i as usize] * x as f64)
+                    .sum::<f64>();
+            let p = sigmoid(e / k);
+            let g = (p - d.target) / k;
+            let h = (p * (1.0 - p)).max(1e-6) / (k * k);
+            let xs: Vec<(usize, f64)> = d
+                .codes
+                .iter()
+                .filter(|&&(i, _)| slot[i as usize] != usize::MAX)
+                .map(|&(i, x)| (slot[i as usize], x as f64))
+                .collect();
+            for &(a, xa) in &xs {
+                grad[a] += g * xa;
+                for &(c, xc) in &xs {
+                    hess[a][c] += h * xa * xc;
+                }
+            }
+        }
+        let n = train.len() as f64;
+        for a in 0..np {
+            grad[a] = grad[a] / n + l2 * v[free[a]];
+            for c in 0..np {
+                hess[a][c] /= n;
+            }
+            hess[a][a] += l2;
+        }
+        let step = solve(hess, grad);
+        for a in 0..np {
+            v[free[a]] -= step[a];
+        }
+        let size: f64 = step.iter().map(|s| s.abs()).fold(0.0, f64::max);
+        eprintln!(
+            "iteration {it}: train {:.5} held-out {:.5} largest step {size:.2}",
+            lossk(train, k, &v),
+            lossk(test, k, &v)
+        );
+        if size < 0.5 {
+            break;
+        }
+    }
+    println!(
+        "fitted: train {:.5} held-out {:.5}",
+        lossk(train, k, &v),
+        lossk(test, k, &v)
+    );
+    // The list for wuzi::cellvalue::FITTED.
+    let names = [
+        "Dead",
+        "Overline",
+        "B1",
+        "F1",
+        "B2",
+        "F2",
+        "B3",
+        "F3",
+        "B4",
+        "F4",
+        "DoubleFour",
+        "Five",
+    ];
+    let mut combos = Vec::new();
+    for a in 0..12u8 {
+        for b in 0..=a {
+            for c in 0..=b {
+                for d in 0..=c {
+                    combos.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    combos.sort_by_key(|&ps| wuzi::cellvalue::code_of(ps));
+    let ints = |v: &[f64]| -> String {
+        let r: Vec<String> = v.iter().map(|x| format!("{x:.0}")).collect();
+        format!("[{}]", r.join(", "))
+    };
+    println!("PRESENCE");
+    for side in v[2 * CODES..2 * CODES + PRESENCE_N].chunks(14) {
+        let r: Vec<String> = side.chunks(2).map(ints).collect();
+        println!("    [{}],", r.join(", "));
+    }
+    println!("PAIRS");
+    for row in v[2 * CODES + PRESENCE_N..].chunks(14) {
+        println!("    {},", ints(row));
+    }
+    println!("FITTED");
+    for ps in combos {
+        let i = wuzi::cellvalue::code_of(ps);
+        let (own, opp) = (v[i].round() as i64, v[CODES + i].round() as i64);
+        if own != 0 || opp != 0 {
+            let ps: Vec<&str> = ps.iter().map(|&p| names[p as usize]).collect();
+            println!("    ([{}], {own}, {opp}),", ps.join(", "));
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "cells") {
+        let arg = |name: &str, default: f64| {
+            args.iter()
+                .find_map(|a| a.strip_prefix(name).and_then(|v| v.parse().ok()))
+                .unwrap_or(default)
+        };
+        cells(
+            &std::fs::read_to_string(&args[1]).expect("read FILE"),
+            arg("l2=", 1e-8),
+            arg("min=", 20.0) as usize,
+            arg("t=", 200.0),
+            args.iter().any(|a| a == "extra"),
+            args.iter().any(|a| a == "pairs"),
+        );
+        return;
+    }
     if args.iter().any(|a| a == "order") {
         order(&std::fs::read_to_string(&args[1]).expect("read FILE"));
         return;

@@ -92,6 +92,8 @@ struct UndoRec {
     pos: Pos,
     counts: [[u16; THREATS]; 2],
     pcounts: PatternCounts,
+    vsum: [[i32; 2]; 2],
+    psum: [i32; 2],
     changed_from: u32,
 }
 
@@ -123,6 +125,14 @@ pub struct Board {
     counts: [[u16; THREATS]; 2],
     /// Per side, the count of each line pattern over every empty cell and direction.
     pcounts: PatternCounts,
+    /// The combination values of the rule, if it has any ([`crate::cellvalue::table`]).
+    cellv: Option<&'static crate::cellvalue::Table>,
+    /// Per side, the sums of those values over its empty cells: `[as side to move, as the
+    /// other side]`.
+    vsum: [[i32; 2]; 2],
+    /// Per side to move, the sum over the empty cells of the class-pair values
+    /// ([`crate::cellvalue::PAIRS`]), where the rule has combination values.
+    psum: [i32; 2],
     near: [u8; CELLS + 2 * NEAR_BASE],
     neigh: Vec<isize>,
     /// The same neighbourhood as eight-byte masks, one per row `dy = -3..=3`: byte `dx + 3`
@@ -162,6 +172,9 @@ impl Board {
             threat: [[Threat::None; 2]; CELLS],
             counts: [[0; THREATS]; 2],
             pcounts: [[0; 16]; 2],
+            cellv: crate::cellvalue::table(rule),
+            vsum: [[0; 2]; 2],
+            psum: [0; 2],
             near: [0; CELLS + 2 * NEAR_BASE],
             neigh: nb.offsets(),
             neigh_rows: nb.row_masks(),
@@ -372,6 +385,8 @@ impl Board {
     fn rebuild_patterns(&mut self) {
         self.counts = [[0; THREATS]; 2];
         self.pcounts = [[0; 16]; 2];
+        self.vsum = [[0; 2]; 2];
+        self.psum = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             for d in 0..4 {
@@ -413,6 +428,55 @@ impl Board {
             self.counts[s][self.threat[c][s] as usize] += 1;
             count_packed(&mut self.pcounts[s], packed[s], 1);
         }
+        self.add_cell_values(packed, [0; 2]);
+        self.add_pair_values(self.threat[c], [Threat::None; 2]);
+    }
+
+    /// Moves the combination-value sums from the packed patterns `old` of a cell to `new`.
+    #[inline(always)]
+    fn add_cell_values(&mut self, new: [u16; 2], old: [u16; 2]) {
+        if let Some(t) = self.cellv {
+            for s in 0..2 {
+                // A packed word indexes the 65536-entry table directly.
+                let (n, o) = (t[new[s] as usize], t[old[s] as usize]);
+                self.vsum[s][0] += n[0] as i32 - o[0] as i32;
+                self.vsum[s][1] += n[1] as i32 - o[1] as i32;
+            }
+        }
+    }
+
+    /// Moves the class-pair sums from the classes `old` of a cell to `new`.
+    #[inline(always)]
+    fn add_pair_values(&mut self, new: [Threat; 2], old: [Threat; 2]) {
+        if self.cellv.is_some() {
+            // Both orientations in one entry: black to move first, white to move second.
+            let t = &crate::cellvalue::PAIRS_BOTH;
+            let n = t[new[0] as usize * THREATS + new[1] as usize];
+            let o = t[old[0] as usize * THREATS + old[1] as usize];
+            self.psum[0] += n[0] as i32 - o[0] as i32;
+            self.psum[1] += n[1] as i32 - o[1] as i32;
+        }
+    }
+
+    /// Does the rule have combination values ([`crate::cellvalue::table`])?
+    #[inline(always)]
+    pub fn has_cell_values(&self) -> bool {
+        self.cellv.is_some()
+    }
+
+    /// Per side, the sums over its empty cells of the combination values of
+    /// [`crate::cellvalue`]: `[as the side to move, as the other side]` (zero for rules
+    /// without fitted values).
+    #[inline(always)]
+    pub fn cell_values(&self) -> &[[i32; 2]; 2] {
+        &self.vsum
+    }
+
+    /// Per side to move, the sum over the empty cells of the class-pair values of
+    /// [`crate::cellvalue::PAIRS`] (zero for rules without fitted values).
+    #[inline(always)]
+    pub fn pair_values(&self) -> &[i32; 2] {
+        &self.psum
     }
 
     /// Plays `p` for the side to move. `p` must be an empty point of the board (callers at
@@ -437,6 +501,8 @@ impl Board {
             pos: p,
             counts: self.counts,
             pcounts: self.pcounts,
+            vsum: self.vsum,
+            psum: self.psum,
             changed_from: self.changed.len() as u32,
         });
         // Room for this record and every re-grade below, so they can skip the capacity check.
@@ -450,6 +516,8 @@ impl Board {
             self.counts[side][self.threat[c][side] as usize] -= 1;
             count_packed(&mut self.pcounts[side], self.pat[c][side], u16::MAX);
         }
+        self.add_cell_values([0; 2], self.pat[c]);
+        self.add_pair_values([Threat::None; 2], self.threat[c]);
         self.pat[c] = [0; 2];
         self.threat[c] = [Threat::None; 2];
         self.cells[c] = s as u8 + 1;
@@ -521,6 +589,8 @@ impl Board {
         self.changed.truncate(from);
         self.counts = rec.counts;
         self.pcounts = rec.pcounts;
+        self.vsum = rec.vsum;
+        self.psum = rec.psum;
         p
     }
 
@@ -647,6 +717,8 @@ impl Board {
             self.counts[s][t[s] as usize] += 1;
         }
         self.threat[q] = t;
+        self.add_cell_values(new, old);
+        self.add_pair_values(t, rec.threat);
     }
 
     /// Passes: the side to move changes, no stone is placed.
@@ -655,6 +727,8 @@ impl Board {
             pos: Pos::NONE,
             counts: self.counts,
             pcounts: self.pcounts,
+            vsum: self.vsum,
+            psum: self.psum,
             changed_from: self.changed.len() as u32,
         });
         self.hash ^= zobrist::keys().side;

@@ -41,6 +41,8 @@ pub struct EvalWeights {
     pub own: [i16; 16],
     pub opp: [i16; 16],
     pub pattern: [i16; 16],
+    /// Add the board's combination values ([`crate::cellvalue`]), where its rule has them.
+    pub cells: bool,
 }
 
 const fn lanes(w: &[i32; THREATS]) -> [i16; 16] {
@@ -60,6 +62,7 @@ impl EvalWeights {
         own: lanes(&OWN_THREAT),
         opp: lanes(&OPP_THREAT),
         pattern: lanes16(&PATTERN_WEIGHT),
+        cells: true,
     };
 
     /// The hand-set weights.
@@ -67,6 +70,7 @@ impl EvalWeights {
         own: lanes(&HAND_OWN_THREAT),
         opp: lanes(&HAND_OPP_THREAT),
         pattern: lanes16(&HAND_PATTERN_WEIGHT),
+        cells: false,
     };
 
     /// The weights the engine plays `rule` with: the fitted ones for freestyle and exact
@@ -93,7 +97,16 @@ impl Default for EvalWeights {
 /// handles fives and straight fours before it asks for this.
 #[inline]
 pub fn evaluate(board: &Board, w: &EvalWeights) -> i32 {
-    crate::simd::eval_term_with(crate::simd::best(), board, board.to_move(), w)
+    let me = board.to_move();
+    let term = crate::simd::eval_term_with(crate::simd::best(), board, me, w);
+    if w.cells && board.has_cell_values() {
+        let v = board.cell_values();
+        let pairs = board.pair_values()[me.index()];
+        let whole = crate::cellvalue::presence(board.threat_counts(), me.index());
+        term + v[me.index()][0] - v[(!me).index()][1] + pairs + whole
+    } else {
+        term
+    }
 }
 
 /// Ordering score of playing `p` for `side`: what it makes plus what it takes from the

@@ -13,6 +13,7 @@
 
 pub mod benchmark;
 pub mod board;
+pub mod cellvalue;
 pub mod engine;
 pub mod eval;
 pub mod forbidden;

@@ -159,6 +159,9 @@ pub struct Options {
     /// Internal iterative deepening from this remaining depth (0: none). Win finding as
     /// above, with `four_ext` 20: 0: 102 found, 7: 100, 5: 96 (off).
     pub iid_depth: i32,
+    /// Add the combination values of [`crate::cellvalue`] to the evaluation (where the
+    /// rule has them).
+    pub cell_values: bool,
 }
 
 impl Default for Options {
@@ -188,6 +191,7 @@ impl Default for Options {
             four_ext: 0,
             ext_class: Threat::Block4,
             iid_depth: 0,
+            cell_values: true,
         }
     }
 }
@@ -196,7 +200,7 @@ impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `lmrall`, `ttmate`, `qs`,
     /// `qsn`, `caps%`, `capdef`, `ext3`, `avg`, `caps`, `rfp`, `capsboard`, `fourext`,
-    /// `extclass` (a threat class by number), `iid`; flags take 0 or 1.
+    /// `extclass` (a threat class by number), `iid`, `cells`; flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -219,6 +223,7 @@ impl Options {
             "capsboard" => self.caps_on_board = v != 0,
             "fourext" => self.four_ext = v as usize,
             "iid" => self.iid_depth = v as i32,
+            "cells" => self.cell_values = v != 0,
             "extclass" => {
                 self.ext_class = *Threat::ALL
                     .get(v as usize)

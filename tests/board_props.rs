@@ -10,6 +10,7 @@
 //!   cells) that are not forbidden for black under renju;
 //! - `Fives` and `Fours` return exactly the points where an independent cell-array model finds
 //!   a winning five, or a four (a stone after which one more stone makes a five through it);
+//! - the combination-value sums against a scan of the cells;
 //! - `five_defences` and `three_defences` against the opponent's fours and open threes
 //!   (brute force: every reply tried).
 
@@ -33,6 +34,7 @@ struct Snapshot {
     cells: Vec<CellView>,
     counts: Vec<u16>,
     pscore: [i32; 2],
+    values: ([[i32; 2]; 2], [i32; 2]),
 }
 
 fn snapshot(b: &Board) -> Snapshot {
@@ -61,7 +63,35 @@ fn snapshot(b: &Board) -> Snapshot {
         cells,
         counts,
         pscore: [b.pattern_score(Color::Black), b.pattern_score(Color::White)],
+        values: (*b.cell_values(), *b.pair_values()),
     }
+}
+
+/// The combination-value sums recomputed from the cells' patterns and classes, with the
+/// fitted lists of `wuzi::cellvalue` searched directly (not the board's lookup table).
+fn values_by_scan(b: &Board) -> ([[i32; 2]; 2], [i32; 2]) {
+    use wuzi::cellvalue::{FITTED, PAIRS};
+    if !b.has_cell_values() {
+        return ([[0; 2]; 2], [0; 2]);
+    }
+    let (mut v, mut pairs) = ([[0i32; 2]; 2], [0i32; 2]);
+    for &p in b.cells().iter().filter(|&&p| b.is_empty(p)) {
+        for side in Color::ALL {
+            let mut pats: Vec<Pattern> = Dir::ALL.iter().map(|&d| b.pattern(p, side, d)).collect();
+            pats.sort_by(|a, b| b.cmp(a));
+            if let Some((_, own, opp)) = FITTED.iter().find(|(ps, _, _)| ps[..] == pats[..]) {
+                v[side.index()][0] += *own as i32;
+                v[side.index()][1] += *opp as i32;
+            }
+        }
+        let (tb, tw) = (
+            b.threat(p, Color::Black) as usize,
+            b.threat(p, Color::White) as usize,
+        );
+        pairs[0] += PAIRS[tb][tw] as i32;
+        pairs[1] += PAIRS[tw][tb] as i32;
+    }
+    (v, pairs)
 }
 
 /// Independent of the board's counters: a stone within Chebyshev distance 2, or along one of
@@ -179,6 +209,11 @@ fn diagram(b: &Board) -> String {
 
 /// Checks the generator on the current position.
 fn check_generation(b: &mut Board, list: &mut MoveList) {
+    assert_eq!(
+        (*b.cell_values(), *b.pair_values()),
+        values_by_scan(b),
+        "combination values"
+    );
     let side = b.to_move();
     let renju_black = b.rule().has_forbidden() && side == Color::Black;
     let empties: Vec<Pos> = b
