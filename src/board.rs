@@ -458,6 +458,18 @@ impl Board {
         }
     }
 
+    /// Stops keeping the combination-value sums (a search that does not use them saves their
+    /// cost in make): they read zero from now on, in the undo records too.
+    pub fn drop_cell_values(&mut self) {
+        self.cellv = None;
+        self.vsum = [[0; 2]; 2];
+        self.psum = [0; 2];
+        for rec in &mut self.undo {
+            rec.vsum = [[0; 2]; 2];
+            rec.psum = [0; 2];
+        }
+    }
+
     /// Does the rule have combination values ([`crate::cellvalue::table`])?
     #[inline(always)]
     pub fn has_cell_values(&self) -> bool {

@@ -471,3 +471,20 @@ fn caro_long_run_closed_beyond_the_window() {
     }
     assert!(open.makes_five(Pos::new(6, y), Color::Black));
 }
+
+/// A board that drops its combination values keeps them at zero through makes and undos,
+/// including undos of moves made before the drop.
+#[test]
+fn dropped_cell_values_stay_zero() {
+    let mut b = Board::new(15, Rule::Freestyle);
+    b.play_all(&[Pos::new(7, 7), Pos::new(8, 8), Pos::new(7, 8)])
+        .unwrap();
+    assert!(b.has_cell_values());
+    assert_ne!(*b.cell_values(), [[0; 2]; 2]);
+    b.drop_cell_values();
+    assert!(!b.has_cell_values());
+    b.make(Pos::new(6, 6));
+    b.undo();
+    b.undo();
+    assert_eq!((*b.cell_values(), *b.pair_values()), ([[0; 2]; 2], [0; 2]));
+}
