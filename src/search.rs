@@ -163,8 +163,8 @@ pub struct Options {
     /// rule has them); off, the search's board does not keep their sums. Held-out
     /// cross-entropy against Rapfi's scores 0.5489 -> 0.5045, but in play no gain: self-play
     /// 53.8% (200 ms a move, 40 games) and 46.2% (60,000 nodes a move); against PentaZen at
-    /// 1 s a move 18-56-2 (25.0%, 80 games) where the same build without them scored 25.8%
-    /// in the same hours; 8.8% more instructions per node (off).
+    /// 1 s a move 20-58-2 (26.2%, 80 games) where the same build without them scored
+    /// 22-55-3 (29.4%) in the same hours; 8.8% more instructions per node (off).
     pub cell_values: bool,
 }
 

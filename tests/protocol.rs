@@ -433,3 +433,44 @@ fn games_are_saved_under_the_folder() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--set key=value` sets a search option; a bad one stops the brain at once with a message
+/// and exit code 2, before any protocol line.
+#[test]
+fn search_settings_on_the_command_line() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                let mut stdin = c.stdin.take().unwrap();
+                let _ = stdin.write_all(b"START 15\nINFO timeout_turn 200\nBEGIN\nEND\n");
+                drop(stdin);
+                c.wait_with_output()
+            })
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, _) = run(&["--set", "caps=0", "--set", "narrow=0"]);
+    assert_eq!(code, Some(0));
+    assert!(out.lines().any(|l| l == "7,7"), "{out}");
+    for bad in [
+        &["--set", "bogus=1"][..],
+        &["--set", "caps"],
+        &["--set", "caps=x"],
+        &["-x"],
+    ] {
+        let (code, out, err) = run(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(out.is_empty(), "{bad:?}: {out}");
+        assert!(err.starts_with("pbrain-wuzi: "), "{bad:?}: {err}");
+    }
+}

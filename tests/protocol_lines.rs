@@ -10,6 +10,7 @@ fn options() -> Options {
         hash_cap_mb: 1,
         threads_cap: 1,
         write_records: false,
+        ..Options::default()
     }
 }
 

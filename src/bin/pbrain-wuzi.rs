@@ -14,8 +14,35 @@ use wuzi::protocol::{Flow, Options, Session};
 /// protocol allows about a second).
 const END_GRACE: Duration = Duration::from_millis(700);
 
+/// Search settings from the command line: `--set key=value` (the names of
+/// `search::Options::set`), for matches between configurations.
+fn options_from_args() -> Result<Options, String> {
+    let mut opts = Options::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a != "--set" {
+            return Err(format!(
+                "unknown argument '{a}' (usage: pbrain-wuzi [--set key=value]...)"
+            ));
+        }
+        let kv = args.next().ok_or("--set needs key=value")?;
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set {kv}: expected key=value"))?;
+        let v: i64 = v
+            .parse()
+            .map_err(|_| format!("--set {kv}: the value must be an integer"))?;
+        opts.search.set(k, v)?;
+    }
+    Ok(opts)
+}
+
 fn main() {
-    let mut session = Session::new(Options::default());
+    let opts = options_from_args().unwrap_or_else(|e| {
+        eprintln!("pbrain-wuzi: {e}");
+        std::process::exit(2);
+    });
+    let mut session = Session::new(opts);
     let stop = session.stop_flag();
     let pending = session.pending_stops();
     let (tx, rx) = mpsc::channel::<String>();

@@ -33,6 +33,8 @@ pub struct Options {
     pub threads_cap: usize,
     /// May the session write game records under `INFO folder`?
     pub write_records: bool,
+    /// Search settings (the brain's `--set key=value` arguments).
+    pub search: crate::search::Options,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             hash_cap_mb: 1024,
             threads_cap: 64,
             write_records: true,
+            search: crate::search::Options::default(),
         }
     }
 }
@@ -83,6 +86,7 @@ impl Session {
     pub fn new(opts: Options) -> Session {
         let config = Config {
             hash_mb: DEFAULT_HASH_MB.min(opts.hash_cap_mb).max(1),
+            search: opts.search.clone(),
             ..Config::default()
         };
         let engine = match Engine::with_config(15, Rule::Freestyle, config) {
