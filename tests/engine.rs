@@ -144,3 +144,27 @@ fn random_margin_varies_only_among_near_equal_moves() {
     }
     assert!(seen.len() > 1, "the margin never changed the move");
 }
+
+/// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen
+/// right after a move of wuzi's that let Rapfi (1 s) prove a forced win of 19 to 47 plies
+/// for the side to move. Rapfi finds every one in a second; wuzi at 1,000,000 nodes found 15
+/// when this test was written. The floor catches a loss of tactical reach, leaving room for
+/// search changes that move a row or two either way.
+#[test]
+#[ignore = "long: run in release by CI"]
+fn finds_long_forced_wins() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/freestyle_long_wins.tsv");
+    let rows = wuzi::suite::load_suite(&path).expect("long wins suite");
+    assert_eq!(rows.len(), 75);
+    let found = rows
+        .iter()
+        .filter(|row| {
+            let mut e = engine_at(row);
+            let o = e.think(Level::Full, &nodes(1_000_000), &mut |_| {});
+            mate_distance(o.score).is_some_and(|m| m > 0)
+        })
+        .count();
+    eprintln!("long forced wins found: {found} of {}", rows.len());
+    assert!(found >= 13, "{found} of {}", rows.len());
+}
