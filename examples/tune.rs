@@ -71,6 +71,14 @@ fn current() -> [f64; NF] {
     x
 }
 
+/// The 15x15 freestyle board after a label file's `x,y` move list, if it parses and plays.
+fn board_after(moves: &str) -> Option<Board> {
+    let moves = wuzi::notation::parse_move_list(moves).ok()?;
+    let mut b = Board::new(15, Rule::Freestyle);
+    b.play_all(&moves).ok()?;
+    Some(b)
+}
+
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -165,16 +173,10 @@ fn order(text: &str) {
         if cols.len() < 4 {
             continue;
         }
-        let (Ok(moves), Ok(best)) = (
-            wuzi::notation::parse_move_list(cols[0]),
-            wuzi::notation::parse_xy(cols[3]),
-        ) else {
+        let (Some(mut b), Ok(best)) = (board_after(cols[0]), wuzi::notation::parse_xy(cols[3]))
+        else {
             continue;
         };
-        let mut b = Board::new(15, Rule::Freestyle);
-        if b.play_all(&moves).is_err() {
-            continue;
-        }
         let c = b.threat_counts();
         let me = b.to_move().index();
         // Quiet positions only: no four on the board, no open three to answer.
@@ -373,16 +375,9 @@ fn cells(text: &str, l2: f64, min_seen: usize, judge_scale: f64, extra: bool, pa
         let (Some(moves), Some(score)) = (cols.next(), cols.next()) else {
             continue;
         };
-        let (Ok(score), Ok(moves)) = (
-            score.trim().parse::<f64>(),
-            wuzi::notation::parse_move_list(moves),
-        ) else {
+        let (Ok(score), Some(b)) = (score.trim().parse::<f64>(), board_after(moves)) else {
             continue;
         };
-        let mut b = Board::new(15, Rule::Freestyle);
-        if b.play_all(&moves).is_err() {
-            continue;
-        }
         let c = b.threat_counts();
         let me = b.to_move();
         // The search settles these before it evaluates: a five to make or stop, an open
@@ -646,18 +641,9 @@ fn main() {
         if nomates && score.abs() >= 20000.0 {
             continue;
         }
-        let Ok(moves) = wuzi::notation::parse_move_list(moves) else {
+        let Some(b) = board_after(moves) else {
             continue;
         };
-        let mut b = Board::new(15, Rule::Freestyle);
-        if moves.iter().any(|&p| {
-            !b.is_empty(p) || {
-                b.make(p);
-                false
-            }
-        }) {
-            continue;
-        }
         let c = b.threat_counts();
         if c[0][Threat::Five as usize] > 0 || c[1][Threat::Five as usize] > 0 {
             continue;

@@ -41,7 +41,8 @@ pub struct EvalWeights {
     pub own: [i16; 16],
     pub opp: [i16; 16],
     pub pattern: [i16; 16],
-    /// Add the board's combination values ([`crate::cellvalue`]), where its rule has them.
+    /// Add the board's combination values ([`crate::cellvalue`]), where its rule has them
+    /// (the engine sets it from [`crate::search::Options::cell_values`]).
     pub cells: bool,
 }
 
@@ -62,7 +63,7 @@ impl EvalWeights {
         own: lanes(&OWN_THREAT),
         opp: lanes(&OPP_THREAT),
         pattern: lanes16(&PATTERN_WEIGHT),
-        cells: true,
+        cells: false,
     };
 
     /// The hand-set weights.

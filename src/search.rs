@@ -308,7 +308,7 @@ impl<'a> Searcher<'a> {
     /// A searcher on a copy of `board`.
     pub fn new(board: &Board, shared: &'a Shared<'a>, id: usize) -> Searcher<'a> {
         let mut board = board.clone();
-        if !(shared.options.cell_values && shared.options.eval.cells) {
+        if !shared.options.eval.cells {
             board.drop_cell_values();
         }
         Searcher {
