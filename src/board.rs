@@ -528,8 +528,6 @@ impl Board {
             self.counts[side][self.threat[c][side] as usize] -= 1;
             count_packed(&mut self.pcounts[side], self.pat[c][side], u16::MAX);
         }
-        self.add_cell_values([0; 2], self.pat[c]);
-        self.add_pair_values([Threat::None; 2], self.threat[c]);
         self.pat[c] = [0; 2];
         self.threat[c] = [Threat::None; 2];
         self.cells[c] = s as u8 + 1;
@@ -552,6 +550,17 @@ impl Board {
                 self.update_line(p, d, l, i);
             } else {
                 self.update_line_keys(c, d, l, i, s, skip, forbid);
+            }
+        }
+        if self.cellv.is_some() {
+            // Every cell this stone changed has one record (the stone's own cell first),
+            // holding its old patterns and classes; the board holds the new ones.
+            let from = self.undo.last().map_or(0, |r| r.changed_from as usize);
+            for k in from..self.changed.len() {
+                let ch = self.changed[k];
+                let q = ch.pos.index();
+                self.add_cell_values(self.pat[q], ch.pat);
+                self.add_pair_values(self.threat[q], ch.threat);
             }
         }
     }
@@ -729,8 +738,6 @@ impl Board {
             self.counts[s][t[s] as usize] += 1;
         }
         self.threat[q] = t;
-        self.add_cell_values(new, old);
-        self.add_pair_values(t, rec.threat);
     }
 
     /// Passes: the side to move changes, no stone is placed.
