@@ -79,6 +79,31 @@ fn board_after(moves: &str) -> Option<Board> {
     Some(b)
 }
 
+/// The scale in `from..to` (geometric steps of `step`) where `loss` is least, and that loss.
+fn best_scale(from: f64, to: f64, step: f64, loss: impl Fn(f64) -> f64) -> (f64, f64) {
+    let (mut best, mut bl) = (from, f64::MAX);
+    let mut x = from;
+    while x < to {
+        let l = loss(x);
+        if l < bl {
+            (best, bl) = (x, l);
+        }
+        x *= step;
+    }
+    (best, bl)
+}
+
+/// The positions split into a held-out tenth (first) and the training rest.
+fn held_out<T>(data: &[T]) -> (&[T], &[T]) {
+    let (test, train) = data.split_at(data.len() / 10);
+    eprintln!(
+        "{} training, {} held-out positions",
+        train.len(),
+        test.len()
+    );
+    (test, train)
+}
+
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -234,15 +259,7 @@ fn order(text: &str) {
     };
     let cur = current_order();
     report("current ordering, held-out", &cur, test);
-    let (mut t, mut bl) = (100.0, f64::MAX);
-    let mut tt = 10.0;
-    while tt < 10000.0 {
-        let l = nll(&cur, tt, train);
-        if l < bl {
-            (t, bl) = (tt, l);
-        }
-        tt *= 1.1;
-    }
+    let (t, bl) = best_scale(10.0, 10000.0, 1.1, |t| nll(&cur, t, train));
     println!(
         "T {t:.0}: current nll train {bl:.4} held-out {:.4}",
         nll(&cur, t, test)
@@ -361,6 +378,8 @@ struct CellData {
 /// classes, at least one and at least two (`PRESENCE`); then 14 x 14 class pairs (`PAIRS`).
 const PRESENCE_N: usize = 28;
 const PAIRS_N: usize = 196;
+/// Every parameter of `tune FILE cells`.
+const CELL_PARAMS: usize = 2 * wuzi::cellvalue::CODES + PRESENCE_N + PAIRS_N;
 
 /// `tune FILE cells [extra] [pairs] [l2=L] [min=N]`: fits per-combination values (see
 /// `wuzi::cellvalue`), and with `extra` and `pairs` the presence and pair values, on top of
@@ -438,13 +457,7 @@ fn cells(text: &str, l2: f64, min_seen: usize, judge_scale: f64, extra: bool, pa
             target: sigmoid(score / judge_scale),
         });
     }
-    let split = data.len() / 10;
-    let (test, train) = data.split_at(split);
-    eprintln!(
-        "{} training, {} held-out positions",
-        train.len(),
-        test.len()
-    );
+    let (test, train) = held_out(&data);
     let cur = current();
     // The scale the current weights fit best: the fitted values keep it.
     let base = |d: &CellData| dot(&d.f, &cur);
@@ -461,31 +474,21 @@ fn cells(text: &str, l2: f64, min_seen: usize, judge_scale: f64, extra: bool, pa
         }
         l / set.len() as f64
     };
-    let zero = vec![0.0; 2 * CODES + PRESENCE_N + PAIRS_N];
-    let (mut k, mut bl) = (100.0, f64::MAX);
-    let mut kk = 50.0;
-    while kk < 5000.0 {
-        let l = lossk(train, kk, &zero);
-        if l < bl {
-            (k, bl) = (kk, l);
-        }
-        kk *= 1.05;
-    }
+    let zero = vec![0.0; CELL_PARAMS];
+    let (k, bl) = best_scale(50.0, 5000.0, 1.05, |k| lossk(train, k, &zero));
     println!(
         "K {k:.0}: current loss train {bl:.5} held-out {:.5}",
         lossk(test, k, &zero)
     );
     // Free parameters: the codes seen often enough.
-    let mut seen = vec![0usize; 2 * CODES + PRESENCE_N + PAIRS_N];
+    let mut seen = vec![0usize; CELL_PARAMS];
     for d in train {
         for &(i, _) in &d.codes {
             seen[i as usize] += 1;
         }
     }
-    let free: Vec<usize> = (0..2 * CODES + PRESENCE_N + PAIRS_N)
-        .filter(|&i| seen[i] >= min_seen)
-        .collect();
-    let mut slot = vec![usize::MAX; 2 * CODES + PRESENCE_N + PAIRS_N];
+    let free: Vec<usize> = (0..CELL_PARAMS).filter(|&i| seen[i] >= min_seen).collect();
+    let mut slot = vec![usize::MAX; CELL_PARAMS];
     for (j, &i) in free.iter().enumerate() {
         slot[i] = j;
     }
@@ -657,27 +660,12 @@ fn main() {
         );
         data.push((f, sigmoid(score / judge_scale)));
     }
-    let split = data.len() / 10;
-    let (test, train) = data.split_at(split);
-    eprintln!(
-        "{} training, {} held-out positions",
-        train.len(),
-        test.len()
-    );
+    let (test, train) = held_out(&data);
     let cur = current();
     // Scale of the current weights.
     let mut k = arg("k=", 0.0);
     if k == 0.0 {
-        let (mut best, mut bl) = (100.0, f64::MAX);
-        let mut kk = 50.0;
-        while kk < 5000.0 {
-            let l = loss(train, &cur, kk);
-            if l < bl {
-                (best, bl) = (kk, l);
-            }
-            kk *= 1.05;
-        }
-        k = best;
+        k = best_scale(50.0, 5000.0, 1.05, |k| loss(train, &cur, k)).0;
     }
     println!(
         "K {k:.0}: current weights loss train {:.5} held-out {:.5}",
