@@ -19,6 +19,9 @@ pub const WIN: i32 = 30000;
 pub const INF: i32 = 32000;
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
+/// One ply of search depth: below the root, depths count in hundredths of a ply, so that
+/// extensions and reductions can be fractions of a ply.
+pub const ONE_PLY: i32 = 100;
 
 /// When to stop.
 #[derive(Clone, Debug, Default)]
@@ -613,11 +616,11 @@ impl<'a> Searcher<'a> {
             self.board.make(p);
             self.nodes += 1;
             let score = if i == 0 || self.exact_root {
-                -self.negamax(depth - 1, -beta, -alpha, 1, true)
+                -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
             } else {
-                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false);
+                let s = -self.negamax((depth - 1) * ONE_PLY, -alpha - 1, -alpha, 1, false);
                 if s > alpha && s < beta {
-                    -self.negamax(depth - 1, -beta, -alpha, 1, true)
+                    -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
                 } else {
                     s
                 }
@@ -748,7 +751,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Negamax with alpha-beta and principal variation search. Scores are from the side
-    /// to move at this node.
+    /// to move at this node; `depth` is in hundredths of a ply ([`ONE_PLY`]).
     fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv: bool) -> i32 {
         self.nodes += 1;
         // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
@@ -776,7 +779,9 @@ impl<'a> Searcher<'a> {
         if depth <= 0 && opp_fives == 0 {
             return self.horizon(alpha, beta, ply);
         }
-        // 4. Transposition table.
+        // Whole plies, for the tables indexed by depth.
+        let plies = depth / ONE_PLY;
+        // 4. Transposition table (depths stored in whole plies).
         let key = self.board.hash();
         let mut tt_move = Pos::NONE;
         if let Some(hit) = self.shared.tt.probe(key) {
@@ -784,7 +789,7 @@ impl<'a> Searcher<'a> {
             let s = Tt::from_tt(hit.score, ply);
             // A decided score holds at any depth.
             let decided = s.abs() >= MATE_BOUND && self.shared.options.tt_mates;
-            if !pv && (hit.depth >= depth || decided) {
+            if !pv && (hit.depth * ONE_PLY >= depth || decided) {
                 match hit.bound {
                     Bound::Exact => return s,
                     Bound::Lower if s >= beta => return s,
@@ -798,18 +803,18 @@ impl<'a> Searcher<'a> {
         let margin = self.shared.options.rfp;
         if margin > 0 && !pv && opp_fives == 0 && ply >= 1 {
             let e = static_eval;
-            if depth < 7 && e - margin * depth >= beta && e < MATE_BOUND {
+            if plies < 7 && e - margin * plies >= beta && e < MATE_BOUND {
                 return e;
             }
-            if depth < 5 && e + margin * depth <= alpha {
+            if plies < 5 && e + margin * plies <= alpha {
                 return self.horizon(alpha, beta, ply);
             }
         }
         // Internal iterative deepening: with no table move at a deep node, a shallower search
         // finds one.
         let iid = self.shared.options.iid_depth;
-        if iid > 0 && depth >= iid && tt_move.is_none() && opp_fives == 0 {
-            self.negamax(depth / 2, alpha, beta, ply, pv);
+        if iid > 0 && plies >= iid && tt_move.is_none() && opp_fives == 0 {
+            self.negamax(plies / 2 * ONE_PLY, alpha, beta, ply, pv);
             if self.aborted {
                 return 0;
             }
@@ -828,12 +833,12 @@ impl<'a> Searcher<'a> {
             return 0; // full board: a draw
         }
         let forced = opp_fives > 0;
-        let prune = self.shared.options.prune && !pv && !forced && depth <= 4;
+        let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
         let defending_three = must_answer_three(&self.board);
         // Replies to a four, and with `three_ext` to an open three, cost no depth: the
         // attacker's threat sequence is searched as deep as its quiet moves allow.
         let extend = forced || (self.shared.options.three_ext && defending_three);
-        let new_depth = if extend { depth } else { depth - 1 };
+        let new_depth = if extend { depth } else { depth - ONE_PLY };
         let caps = self.shared.options.move_caps
             && ply >= 2
             && !forced
@@ -853,7 +858,7 @@ impl<'a> Searcher<'a> {
             } else {
                 &QUIET_CAP
             };
-            (table[depth.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
+            (table[plies.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
         };
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let orig_alpha = alpha;
@@ -869,11 +874,11 @@ impl<'a> Searcher<'a> {
                 && self.board.threat(p, opp) < Threat::Flex3;
             if prune && quiet && best > -MATE_BOUND {
                 // Late-move pruning: near the leaves only the first few quiet moves count.
-                if i >= LMP_MOVES[depth.max(0) as usize] {
+                if i >= LMP_MOVES[plies.max(0) as usize] {
                     continue;
                 }
                 // Futility: a quiet move will not lift a hopeless static score to alpha.
-                if depth <= 2 && static_eval + FUTILITY_MARGIN * depth.max(1) <= alpha {
+                if plies <= 2 && static_eval + FUTILITY_MARGIN * plies.max(1) <= alpha {
                     continue;
                 }
             }
@@ -894,9 +899,9 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late quiet moves are searched shallower first.
                 let lmr_all = self.shared.options.lmr_all;
-                let r = if depth >= 3 && i >= 2 && (quiet || lmr_all) && !forced {
-                    let r = lmr_scale * (depth as f32).ln() * (i as f32).ln();
-                    (r as i32 + !pv as i32).clamp(0, new_depth - 1)
+                let r = if plies >= 3 && i >= 2 && (quiet || lmr_all) && !forced {
+                    let r = lmr_scale * (plies as f32).ln() * (i as f32).ln();
+                    (r as i32 + !pv as i32).clamp(0, new_depth / ONE_PLY - 1) * ONE_PLY
                 } else {
                     0
                 };
@@ -926,7 +931,7 @@ impl<'a> Searcher<'a> {
                                 k[0] = p;
                             }
                             let h = &mut self.history[me.index()][p.index()];
-                            *h += depth * depth;
+                            *h += plies * plies;
                         }
                         break;
                     }
@@ -943,7 +948,7 @@ impl<'a> Searcher<'a> {
         };
         self.shared
             .tt
-            .store(key, best_move, Tt::to_tt(best, ply), depth, bound);
+            .store(key, best_move, Tt::to_tt(best, ply), plies, bound);
         best
     }
 
