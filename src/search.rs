@@ -169,6 +169,20 @@ pub struct Options {
     /// 1 s a move 20-58-2 (26.2%, 80 games) where the same build without them scored
     /// 22-55-3 (29.4%) in the same hours; 8.8% more instructions per node (off).
     pub cell_values: bool,
+    /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
+    /// nothing).
+    pub four_reply_ext: i32,
+    /// Late-move reductions in hundredths of a ply, not rounded down to whole plies.
+    pub lmr_fraction: bool,
+    /// Deep reductions of every move after the first (0: off): `r = lmr_deep * ln(depth) *
+    /// ln(move number)` hundredths of a ply, one more ply at non-PV nodes, less for a move
+    /// that goes on with an attack (it makes an open three or more after our last move did).
+    pub lmr_deep: i32,
+    /// Singular extension (0: off): the table move gets one more ply when a search of the
+    /// other moves at about half the depth, with a window this much per ply below the
+    /// table score, fails low. When that search fails high above beta, the node cuts off
+    /// (multi-cut); when only the table score is above beta, the table move loses 1.5 plies.
+    pub singular: i32,
 }
 
 impl Default for Options {
@@ -199,6 +213,10 @@ impl Default for Options {
             ext_class: Threat::Block4,
             iid_depth: 0,
             cell_values: false,
+            four_reply_ext: 100,
+            lmr_fraction: false,
+            lmr_deep: 0,
+            singular: 0,
         }
     }
 }
@@ -207,7 +225,7 @@ impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `lmrall`, `ttmate`, `qs`,
     /// `qsn`, `caps%`, `capdef`, `ext3`, `avg`, `caps`, `rfp`, `capsboard`, `fourext`,
-    /// `extclass` (a threat class by number), `iid`, `cells`; flags take 0 or 1.
+    /// `extclass` (a threat class by number), `iid`, `cells`, `fext`, `lmrf`, `lmrd`, `se`; flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -231,6 +249,10 @@ impl Options {
             "fourext" => self.four_ext = v as usize,
             "iid" => self.iid_depth = v as i32,
             "cells" => self.cell_values = v != 0,
+            "fext" => self.four_reply_ext = v as i32,
+            "lmrf" => self.lmr_fraction = v != 0,
+            "lmrd" => self.lmr_deep = v as i32,
+            "se" => self.singular = v as i32,
             "extclass" => {
                 self.ext_class = *Threat::ALL
                     .get(v as usize)
@@ -275,6 +297,10 @@ pub struct Searcher<'a> {
     history: Box<[[i32; CELLS]; 2]>,
     /// Raw static evaluation of the node at each ply, for [`Options::avg_eval`].
     evals: [i32; MAX_PLY + 2],
+    /// Whether the move being searched at each ply makes an open three or more.
+    attacks: [bool; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: [Pos; MAX_PLY + 2],
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
     nodes: u64,
@@ -293,6 +319,9 @@ const CHECK_EVERY: u64 = 1024;
 
 /// Deepest four quiescence, in plies (fours and blocks).
 const QSEARCH_PLIES: usize = 40;
+
+/// Least remaining depth, in plies, for a singular extension search.
+const SE_DEPTH: i32 = 7;
 
 /// Fewest moves a narrowed quiet node keeps.
 pub const MIN_NARROW_MOVES: usize = 8;
@@ -322,6 +351,8 @@ impl<'a> Searcher<'a> {
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; CELLS]; 2]),
             evals: [0; MAX_PLY + 2],
+            attacks: [false; MAX_PLY + 2],
+            excluded: [Pos::NONE; MAX_PLY + 2],
             partial_better: false,
             nodes: 0,
             qnodes_left: 0,
@@ -784,12 +815,14 @@ impl<'a> Searcher<'a> {
         // 4. Transposition table (depths stored in whole plies).
         let key = self.board.hash();
         let mut tt_move = Pos::NONE;
-        if let Some(hit) = self.shared.tt.probe(key) {
+        let excluded = self.excluded[ply];
+        let tt_hit = self.shared.tt.probe(key);
+        if let Some(hit) = tt_hit {
             tt_move = hit.best;
             let s = Tt::from_tt(hit.score, ply);
             // A decided score holds at any depth.
             let decided = s.abs() >= MATE_BOUND && self.shared.options.tt_mates;
-            if !pv && (hit.depth * ONE_PLY >= depth || decided) {
+            if !pv && excluded.is_none() && (hit.depth * ONE_PLY >= depth || decided) {
                 match hit.bound {
                     Bound::Exact => return s,
                     Bound::Lower if s >= beta => return s,
@@ -813,13 +846,44 @@ impl<'a> Searcher<'a> {
         // Internal iterative deepening: with no table move at a deep node, a shallower search
         // finds one.
         let iid = self.shared.options.iid_depth;
-        if iid > 0 && plies >= iid && tt_move.is_none() && opp_fives == 0 {
+        if iid > 0 && plies >= iid && tt_move.is_none() && opp_fives == 0 && excluded.is_none() {
             self.negamax(plies / 2 * ONE_PLY, alpha, beta, ply, pv);
             if self.aborted {
                 return 0;
             }
             if let Some(hit) = self.shared.tt.probe(key) {
                 tt_move = hit.best;
+            }
+        }
+        // Singular extension of the table move.
+        let mut tt_ext = 0;
+        let se = self.shared.options.singular;
+        if let Some(hit) = tt_hit.filter(|h| {
+            se > 0
+                && ply > 0
+                && excluded.is_none()
+                && opp_fives == 0
+                && plies >= SE_DEPTH
+                && !h.best.is_none()
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && h.depth >= plies - 2
+        }) {
+            let s = Tt::from_tt(hit.score, ply);
+            if s.abs() < MATE_BOUND {
+                let sbeta = s - se * plies;
+                self.excluded[ply] = hit.best;
+                let v = self.negamax(depth / 2, sbeta - 1, sbeta, ply, false);
+                self.excluded[ply] = Pos::NONE;
+                if self.aborted {
+                    return 0;
+                }
+                if v < sbeta {
+                    tt_ext = ONE_PLY;
+                } else if sbeta >= beta {
+                    return sbeta;
+                } else if s >= beta {
+                    tt_ext = -ONE_PLY * 3 / 2;
+                }
             }
         }
         // 6. Moves.
@@ -838,7 +902,13 @@ impl<'a> Searcher<'a> {
         // Replies to a four, and with `three_ext` to an open three, cost no depth: the
         // attacker's threat sequence is searched as deep as its quiet moves allow.
         let extend = forced || (self.shared.options.three_ext && defending_three);
-        let new_depth = if extend { depth } else { depth - ONE_PLY };
+        let new_depth = if forced {
+            depth - ONE_PLY + self.shared.options.four_reply_ext
+        } else if extend {
+            depth
+        } else {
+            depth - ONE_PLY
+        };
         let caps = self.shared.options.move_caps
             && ply >= 2
             && !forced
@@ -870,6 +940,9 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let p = list.as_slice()[i].pos;
+            if p == excluded {
+                continue;
+            }
             let quiet = self.board.threat(p, me) < Threat::Flex3
                 && self.board.threat(p, opp) < Threat::Flex3;
             if prune && quiet && best > -MATE_BOUND {
@@ -891,7 +964,9 @@ impl<'a> Searcher<'a> {
                 depth
             } else {
                 new_depth
-            };
+            } + if p == tt_move { tt_ext } else { 0 };
+            let attack = self.board.threat(p, me) >= Threat::Flex3;
+            self.attacks[ply] = attack;
             self.board.make(p);
             let mut score;
             if i == 0 {
@@ -899,9 +974,28 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late quiet moves are searched shallower first.
                 let lmr_all = self.shared.options.lmr_all;
-                let r = if plies >= 3 && i >= 2 && (quiet || lmr_all) && !forced {
+                let deep = self.shared.options.lmr_deep;
+                let r = if deep > 0 {
+                    if plies >= 2 && !forced {
+                        let mut r = deep as f32 * (plies as f32).ln() * ((i + 1) as f32).ln();
+                        if !pv {
+                            r += ONE_PLY as f32;
+                        }
+                        if attack && ply >= 2 && self.attacks[ply - 2] {
+                            r -= ONE_PLY as f32 / 2.0;
+                        }
+                        (r as i32).clamp(0, (new_depth - ONE_PLY).max(0))
+                    } else {
+                        0
+                    }
+                } else if plies >= 3 && i >= 2 && (quiet || lmr_all) && !forced {
                     let r = lmr_scale * (plies as f32).ln() * (i as f32).ln();
-                    (r as i32 + !pv as i32).clamp(0, new_depth / ONE_PLY - 1) * ONE_PLY
+                    if self.shared.options.lmr_fraction {
+                        let r = (r * ONE_PLY as f32) as i32 + !pv as i32 * ONE_PLY;
+                        r.clamp(0, (new_depth - ONE_PLY).max(0))
+                    } else {
+                        (r as i32 + !pv as i32).clamp(0, new_depth / ONE_PLY - 1) * ONE_PLY
+                    }
                 } else {
                     0
                 };
@@ -946,9 +1040,11 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, Tt::to_tt(best, ply), plies, bound);
+        if excluded.is_none() {
+            self.shared
+                .tt
+                .store(key, best_move, Tt::to_tt(best, ply), plies, bound);
+        }
         best
     }
 
