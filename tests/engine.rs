@@ -18,7 +18,11 @@ fn nodes(n: u64) -> Limits {
 }
 
 fn engine_at(row: &SuiteRow) -> Engine {
-    let mut e = Engine::new(15, row.rule).unwrap();
+    engine_with(row, &Config::default())
+}
+
+fn engine_with(row: &SuiteRow, config: &Config) -> Engine {
+    let mut e = Engine::with_config(15, row.rule, config.clone()).unwrap();
     e.set_position(&row.moves).unwrap();
     e
 }
@@ -80,9 +84,13 @@ fn finds_vcf_wins_through_the_engine() {
 /// The share of `defend_vcf` rows where the engine's move is a defence (rows without one:
 /// where it sees the loss).
 fn defend_share(rows: &[SuiteRow], budget: u64) -> f64 {
+    defend_share_with(rows, budget, &Config::default())
+}
+
+fn defend_share_with(rows: &[SuiteRow], budget: u64, config: &Config) -> f64 {
     let mut good = 0;
     for row in rows {
-        let mut e = engine_at(row);
+        let mut e = engine_with(row, config);
         let o = e.think(Level::Full, &nodes(budget), &mut |_| {});
         let ok = match &row.answers {
             PointSet::Points(a) if a.is_empty() => mate_distance(o.score).is_some_and(|m| m < 0),
@@ -167,4 +175,60 @@ fn finds_long_forced_wins() {
         .count();
     eprintln!("long forced wins found: {found} of {}", rows.len());
     assert!(found >= 13, "{found} of {}", rows.len());
+}
+
+/// The search shapes behind options (fractional reductions, the extension of replies to
+/// fours, deep reductions, singular extension, smaller caps at nodes that do not improve)
+/// keep the tactics: at least 90% of VCF wins found (100,000 nodes) and of VCF threats
+/// defended (20,000 nodes) on samples of the suites, and the same move and node count on a
+/// second run.
+#[test]
+#[ignore = "long: run in release by CI"]
+fn search_options_keep_tactics() {
+    let wins: Vec<_> = sample(suite("tactics/freestyle_vcf.tsv"), 25)
+        .into_iter()
+        .filter(|r| r.task == "vcf")
+        .collect();
+    let defends = sample(suite("tactics/freestyle_defend_vcf.tsv"), 25);
+    assert!(wins.len() >= 20 && defends.len() >= 20);
+    for set in [
+        &[("se", 0)][..],
+        &[("lmrf", 1)],
+        &[("fext", 130)],
+        &[("lmrd", 100)],
+        &[("se", 3)],
+        &[("capimp", 60)],
+        &[("se", 3), ("fext", 130), ("lmrf", 1)],
+    ] {
+        let mut config = Config::default();
+        for &(k, v) in set {
+            config.search.set(k, v).unwrap();
+        }
+        let found = wins
+            .iter()
+            .filter(|row| {
+                let o = engine_with(row, &config).think(Level::Full, &nodes(100_000), &mut |_| {});
+                // A win: a VCF first move, or another move the search proves.
+                let won = mate_distance(o.score).is_some_and(|m| m > 0);
+                matches!(&row.answers, PointSet::Points(a) if a.contains(&o.best)) || won
+            })
+            .count();
+        assert!(
+            found * 10 >= wins.len() * 9,
+            "{set:?}: {found} of {}",
+            wins.len()
+        );
+        let share = defend_share_with(&defends, 20_000, &config);
+        eprintln!(
+            "{set:?}: wins {found} of {}, defended {share:.3}",
+            wins.len()
+        );
+        assert!(share >= 0.9, "{set:?}: defended {share}");
+        let run = || {
+            let o =
+                engine_with(&defends[0], &config).think(Level::Full, &nodes(50_000), &mut |_| {});
+            (o.best, o.nodes)
+        };
+        assert_eq!(run(), run(), "{set:?}");
+    }
 }
