@@ -180,19 +180,20 @@ pub struct Options {
     /// that goes on with an attack (it makes an open three or more after our last move did).
     /// Nominal depth at 1 s a move about 5 plies deeper, long forced wins 17 of 75 against 15,
     /// but against PentaZen at 1 s a move (40 games each) 100 scored 31.2% and 70 20.0%, and
-    /// with singular extension 25.0% against its 37.9% (off).
+    /// with singular extension 25.0% against its 36.6% (off).
     pub lmr_deep: i32,
     /// Singular extension (0: off): the table move gets one more ply when a search of the
     /// other moves at about half the depth, with a window this much per ply below the
     /// table score, fails low. When that search fails high above beta, the node cuts off
     /// (multi-cut); when only the table score is above beta, the table move loses 1.5 plies.
-    /// Against PentaZen at 1 s a move, 3 scored 43-72-5 (37.9%, three runs of 40 games:
-    /// 36.2%, 33.8%, 43.8%) where 0 had scored 33-84-3 (28.8%); long forced wins found at
+    /// Against PentaZen at 1 s a move, 3 scored 56-99-5 (36.6%, four runs of 40 games:
+    /// 36.2%, 33.8%, 43.8%, 32.5%) where 0 had scored 33-84-3 (28.8%, 120 games); head to
+    /// head against 0, 18-18-4 (40 games); long forced wins found at
     /// 1,000,000 nodes 19 of 75 against 15 (2: 16, 10: 15; at 3,000,000 nodes 25 against 22).
     pub singular: i32,
     /// The move caps scaled by this percentage at nodes whose static evaluation is no
     /// better than two plies before (100: no change). With singular extension, 60 scored
-    /// 26.2% against PentaZen (40 games at 1 s a move) against 37.9% (100).
+    /// 26.2% against PentaZen (40 games at 1 s a move) against 36.6% (100).
     pub caps_not_improving: usize,
 }
 
