@@ -238,7 +238,8 @@ impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `lmrall`, `ttmate`, `qs`,
     /// `qsn`, `caps%`, `capdef`, `ext3`, `avg`, `caps`, `rfp`, `capsboard`, `fourext`,
-    /// `extclass` (a threat class by number), `iid`, `cells`, `fext`, `lmrf`, `lmrd`, `se`, `capimp`; flags take 0 or 1.
+    /// `extclass` (a threat class by number), `iid`, `cells`, `fext`, `lmrf`, `lmrd`, `se`,
+    /// `capimp`; flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -963,8 +964,8 @@ impl<'a> Searcher<'a> {
             if p == excluded {
                 continue;
             }
-            let quiet = self.board.threat(p, me) < Threat::Flex3
-                && self.board.threat(p, opp) < Threat::Flex3;
+            let my_threat = self.board.threat(p, me);
+            let quiet = my_threat < Threat::Flex3 && self.board.threat(p, opp) < Threat::Flex3;
             if prune && quiet && best > -MATE_BOUND {
                 // Late-move pruning: near the leaves only the first few quiet moves count.
                 if i >= LMP_MOVES[plies.max(0) as usize] {
@@ -979,13 +980,13 @@ impl<'a> Searcher<'a> {
             let new_depth = if self.shared.options.four_ext > 0
                 && !extend
                 && ply < self.shared.options.four_ext
-                && self.board.threat(p, me) >= self.shared.options.ext_class
+                && my_threat >= self.shared.options.ext_class
             {
                 depth
             } else {
                 new_depth
             } + if p == tt_move { tt_ext } else { 0 };
-            let attack = self.board.threat(p, me) >= Threat::Flex3;
+            let attack = my_threat >= Threat::Flex3;
             self.attacks[ply] = attack;
             self.board.make(p);
             let mut score;
