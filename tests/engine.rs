@@ -201,6 +201,7 @@ fn search_options_keep_tactics() {
         &[("se", 3), ("fext", 130), ("lmrf", 1)],
         &[("tteval", 0)],
         &[("fhr", 100), ("cutr", 100)],
+        &[("se2", 100)],
     ] {
         let mut config = Config::default();
         for &(k, v) in set {
