@@ -1097,12 +1097,12 @@ impl<'a> Searcher<'a> {
                         let r = (r * ONE_PLY as f32) as i32 + !pv as i32 * ONE_PLY;
                         r.clamp(0, (new_depth - ONE_PLY).max(0))
                     } else {
-                        let extra = if cut && !self.killers[ply].contains(&p) {
+                        let cut_r = if cut && !self.killers[ply].contains(&p) {
                             self.shared.options.cut_reduction
                         } else {
                             0
                         };
-                        ((r as i32 + !pv as i32) * ONE_PLY + extra)
+                        ((r as i32 + !pv as i32) * ONE_PLY + cut_r)
                             .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
                     }
                 } else {
