@@ -214,10 +214,10 @@ pub struct Options {
     pub cut_reduction: i32,
     /// Pruning decisions (reverse futility, razoring, futility, fail-high reduction) use the
     /// table score instead of the static evaluation when its bound says the table score is
-    /// closer to the truth. Against PentaZen at 1 s a move, 47-70-3 (40.4%, three runs of 40
-    /// games: 38.8%, 40.0%, 42.5%) where off had scored 36.6% over 160 games; long forced
-    /// wins at 1,000,000 nodes 18 of 75 against 19. Head to head against off, 40 games at
-    /// 1 s a move: 21-17-2 (55.0%; black won 37 of the 38 decisive games).
+    /// closer to the truth. Against PentaZen at 1 s a move, 62-94-4 (40.0%, four runs of 40
+    /// games: 38.8%, 40.0%, 42.5%, 38.8%) where off had scored 36.6% over 160 games; long
+    /// forced wins at 1,000,000 nodes 18 of 75 against 19. Head to head against off, 40 games
+    /// at 1 s a move: 21-17-2 (55.0%; black won 37 of the 38 decisive games).
     pub tt_eval: bool,
     /// Double singular extension (0: off): at a non-PV node, a table move whose singular
     /// search failed low by more than this gets two plies instead of one, while such extra
