@@ -32,6 +32,7 @@ fn config(flags: &[String]) -> Config {
             for j in 0..16 {
                 (e.own[j], e.opp[j], e.pattern[j]) =
                     (n[j] as i16, n[16 + j] as i16, n[32 + j] as i16);
+                e.pattern_opp[j] = e.pattern[j];
             }
             c.search.weights_by_rule = false;
             continue;
@@ -57,6 +58,7 @@ fn config(flags: &[String]) -> Config {
                 for x in c.search.eval.pattern.iter_mut() {
                     *x = (*x as f64 * v as f64 / 16.0).round() as i16;
                 }
+                c.search.eval.pattern_opp = c.search.eval.pattern;
             }
             // Scale the other side's class weights to `v` percent of the own ones.
             "opp%" => {

@@ -41,6 +41,9 @@ pub struct EvalWeights {
     pub own: [i16; 16],
     pub opp: [i16; 16],
     pub pattern: [i16; 16],
+    /// The line-pattern weights of the side not to move: the same as `pattern`, unless the
+    /// search weighs one side's shapes more ([`crate::search::Options::white_caution`]).
+    pub pattern_opp: [i16; 16],
     /// Add the board's combination values ([`crate::cellvalue`]), where its rule has them
     /// (the engine sets it from [`crate::search::Options::cell_values`]).
     pub cells: bool,
@@ -63,6 +66,7 @@ impl EvalWeights {
         own: lanes(&OWN_THREAT),
         opp: lanes(&OPP_THREAT),
         pattern: lanes16(&PATTERN_WEIGHT),
+        pattern_opp: lanes16(&PATTERN_WEIGHT),
         cells: false,
     };
 
@@ -71,6 +75,7 @@ impl EvalWeights {
         own: lanes(&HAND_OWN_THREAT),
         opp: lanes(&HAND_OPP_THREAT),
         pattern: lanes16(&HAND_PATTERN_WEIGHT),
+        pattern_opp: lanes16(&HAND_PATTERN_WEIGHT),
         cells: false,
     };
 

@@ -224,6 +224,22 @@ pub struct Options {
     /// plies on the path total less than ten. Against PentaZen at 1 s a move, 100 scored
     /// 13-27 (32.5%, 40 games) where the default scored 40.4% (off).
     pub double_singular: i32,
+    /// Counter-move heuristic (0: off): the quiet move that last refuted the opponent's
+    /// previous move gets this ordering bonus (PentaZen gives its counter move the killers'
+    /// bonus).
+    pub counter_bonus: i32,
+    /// Evaluation-sorted children (0: off): at nodes with at least this many plies left,
+    /// each candidate's ordering score gets `eval_sort_weight`% of the static evaluation
+    /// after it (from the mover's side), and the list is sorted again. At 6 the search runs
+    /// at about a third of the nodes per second; against PentaZen at 1 s a move 12-26-2
+    /// (32.5%, 40 games) where the default scored 31.2% in the same hours (off).
+    pub eval_sort: i32,
+    /// See [`Options::eval_sort`].
+    pub eval_sort_weight: i32,
+    /// When the search's side is white, black's shapes count this percentage in the
+    /// evaluation (100: as white's), so that white, the defender under freestyle, blocks
+    /// black's development earlier.
+    pub white_caution: i32,
 }
 
 impl Default for Options {
@@ -263,6 +279,10 @@ impl Default for Options {
             cut_reduction: 0,
             tt_eval: true,
             double_singular: 0,
+            counter_bonus: 0,
+            eval_sort: 0,
+            eval_sort_weight: 100,
+            white_caution: 100,
         }
     }
 }
@@ -272,7 +292,9 @@ impl Options {
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `lmrall`, `ttmate`, `qs`,
     /// `qsn`, `caps%`, `capdef`, `ext3`, `avg`, `caps`, `rfp`, `capsboard`, `fourext`,
     /// `extclass` (a threat class by number), `iid`, `cells`, `fext`, `lmrf`, `lmrd`, `se`,
-    /// `capimp`, `fhr`, `cutr`, `tteval`, `se2`; flags take 0 or 1.
+    /// `capimp`, `fhr`, `cutr`, `tteval`, `se2`, `cm`, `evs`, `evw`, `wcaut`, `hand` (1: the hand-set
+    /// evaluation weights, 2: the hand-set ordering, 3: both; the fitted ones otherwise,
+    /// whatever the rule); flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -305,6 +327,24 @@ impl Options {
             "cutr" => self.cut_reduction = v as i32,
             "tteval" => self.tt_eval = v != 0,
             "se2" => self.double_singular = v as i32,
+            "cm" => self.counter_bonus = v as i32,
+            "hand" => {
+                // Bit 0: the hand-set evaluation weights; bit 1: the hand-set ordering.
+                self.weights_by_rule = false;
+                self.eval = if v & 1 != 0 {
+                    crate::eval::EvalWeights::HAND
+                } else {
+                    crate::eval::EvalWeights::DEFAULT
+                };
+                self.order = if v & 2 != 0 {
+                    crate::eval::OrderWeights::HAND
+                } else {
+                    crate::eval::OrderWeights::DEFAULT
+                };
+            }
+            "evs" => self.eval_sort = v as i32,
+            "evw" => self.eval_sort_weight = v as i32,
+            "wcaut" => self.white_caution = v as i32,
             "extclass" => {
                 self.ext_class = *Threat::ALL
                     .get(v as usize)
@@ -346,7 +386,11 @@ pub struct Searcher<'a> {
     /// One move list per ply, boxed so that taking one out moves a pointer, not the list.
     lists: Vec<Option<Box<MoveList>>>,
     killers: [[Pos; 2]; MAX_PLY + 1],
+    /// Per side, the quiet move that last refuted each opponent move.
+    counters: Box<[[Pos; CELLS]; 2]>,
     history: Box<[[i32; CELLS]; 2]>,
+    /// Evaluation weights by the side to move (they differ with [`Options::white_caution`]).
+    weights: [crate::eval::EvalWeights; 2],
     /// Raw static evaluation of the node at each ply, for [`Options::avg_eval`].
     evals: [i32; MAX_PLY + 2],
     /// Whether the move being searched at each ply makes an open three or more.
@@ -399,12 +443,15 @@ impl<'a> Searcher<'a> {
         if !shared.options.eval.cells {
             board.drop_cell_values();
         }
+        let weights = side_weights(&shared.options, board.to_move());
         Searcher {
             board,
+            weights,
             solver: Solver::new(),
             shared,
             lists: (0..=MAX_PLY).map(|_| Some(Box::default())).collect(),
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            counters: Box::new([[Pos::NONE; CELLS]; 2]),
             history: Box::new([[0; CELLS]; 2]),
             evals: [0; MAX_PLY + 2],
             attacks: [false; MAX_PLY + 2],
@@ -790,6 +837,11 @@ impl<'a> Searcher<'a> {
         }
         let k = self.killers[ply];
         let side = me.index();
+        let cm_bonus = self.shared.options.counter_bonus;
+        let counter = match self.board.moves().last() {
+            Some(&q) if cm_bonus > 0 && !q.is_none() => self.counters[side][q.index()],
+            _ => Pos::NONE,
+        };
         crate::simd::score_moves(
             &self.board,
             me,
@@ -829,6 +881,8 @@ impl<'a> Searcher<'a> {
                     s += 800;
                 } else if p == k[1] {
                     s += 600;
+                } else if p == counter {
+                    s += cm_bonus;
                 }
                 s + self.history[side][p.index()].min(4000) / 8
             };
@@ -868,7 +922,7 @@ impl<'a> Searcher<'a> {
             return WIN - (ply as i32 + 3);
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(&self.board, &self.shared.options.eval);
+            return self.evaluate();
         }
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
@@ -980,6 +1034,10 @@ impl<'a> Searcher<'a> {
             return 0; // full board: a draw
         }
         let forced = opp_fives > 0;
+        let evs = self.shared.options.eval_sort;
+        if evs > 0 && plies >= evs && !forced && list.len() > 1 {
+            self.sort_by_eval(&mut list);
+        }
         let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
         let defending_three = must_answer_three(&self.board);
         // Replies to a four, and with `three_ext` to an open three, cost no depth: the
@@ -1142,6 +1200,11 @@ impl<'a> Searcher<'a> {
                             }
                             let h = &mut self.history[me.index()][p.index()];
                             *h += plies * plies;
+                            if let Some(&q) = self.board.moves().last() {
+                                if !q.is_none() {
+                                    self.counters[me.index()][q.index()] = p;
+                                }
+                            }
                         }
                         break;
                     }
@@ -1162,6 +1225,22 @@ impl<'a> Searcher<'a> {
                 .store(key, best_move, Tt::to_tt(best, ply), plies, bound);
         }
         best
+    }
+
+    /// Adds to each move's ordering score a share of the static evaluation after it (the
+    /// table move keeps its place) and sorts again.
+    fn sort_by_eval(&mut self, list: &mut MoveList) {
+        let w = self.shared.options.eval_sort_weight;
+        for m in list.as_mut_slice() {
+            if m.score >= 1 << 28 {
+                continue;
+            }
+            self.board.make(m.pos);
+            let v = -self.evaluate();
+            self.board.undo();
+            m.score += v * w / 100;
+        }
+        list.sort();
     }
 
     /// A leaf: our VCF if a short check finds one, else the static evaluation.
@@ -1214,7 +1293,7 @@ impl<'a> Searcher<'a> {
         };
         let me = self.board.to_move();
         if ply >= MAX_PLY - 2 {
-            return evaluate(&self.board, &self.shared.options.eval);
+            return self.evaluate();
         }
         let mut list = self.take_list(ply);
         if opp_fives == 1 {
@@ -1225,7 +1304,7 @@ impl<'a> Searcher<'a> {
                 return -(WIN - (ply as i32 + 2));
             };
             self.lists[ply] = Some(list);
-            self.evals[ply] = evaluate(&self.board, &self.shared.options.eval);
+            self.evals[ply] = self.evaluate();
             self.board.make(b);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qd + 1);
             self.board.undo();
@@ -1290,10 +1369,16 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// The raw static evaluation for the side to move.
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        evaluate(&self.board, &self.weights[self.board.to_move().index()])
+    }
+
     /// The static evaluation at `ply` (averaged with the parent's under
     /// [`Options::avg_eval`]); records the raw value for the children.
     fn static_eval(&mut self, ply: usize) -> i32 {
-        let raw = evaluate(&self.board, &self.shared.options.eval);
+        let raw = self.evaluate();
         self.evals[ply] = raw;
         if self.shared.options.avg_eval && ply > 0 {
             (raw - self.evals[ply - 1]) / 2
@@ -1343,6 +1428,30 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// The evaluation weights for each side to move, for a search whose root side is `root`:
+/// with [`Options::white_caution`] and a white root, black's class and pattern weights are
+/// scaled in both roles (as the side to move and as the other side).
+fn side_weights(o: &Options, root: Color) -> [crate::eval::EvalWeights; 2] {
+    let k = o.white_caution;
+    let mut w = [o.eval.clone(), o.eval.clone()];
+    if root == Color::White && k != 100 {
+        let scale = |a: &mut [i16; 16]| {
+            for x in a.iter_mut() {
+                *x = (*x as i32 * k / 100).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            }
+        };
+        // White to move: black is the other side.
+        let white = &mut w[Color::White.index()];
+        scale(&mut white.opp);
+        scale(&mut white.pattern_opp);
+        // Black to move: black is the side to move.
+        let black = &mut w[Color::Black.index()];
+        scale(&mut black.own);
+        scale(&mut black.pattern);
+    }
+    w
+}
+
 /// Are `a` and `b` on one line (row, column or diagonal) at most `n` cells apart?
 fn on_line_within(a: Pos, b: Pos, n: usize) -> bool {
     let (dx, dy) = (a.x().abs_diff(b.x()), a.y().abs_diff(b.y()));
@@ -1354,4 +1463,67 @@ fn on_line_within(a: Pos, b: Pos, n: usize) -> bool {
 fn must_answer_three(b: &Board) -> bool {
     let me = b.to_move();
     b.count(!me, Threat::Flex4) > 0 && b.count(me, Threat::Flex4) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalWeights;
+
+    fn scaled(a: &[i16; 16], k: i32) -> [i16; 16] {
+        a.map(|x| (x as i32 * k / 100) as i16)
+    }
+
+    #[test]
+    fn white_caution_scales_black_in_both_roles() {
+        let mut o = Options {
+            white_caution: 150,
+            ..Options::default()
+        };
+        o.eval = EvalWeights::DEFAULT;
+        let d = &EvalWeights::DEFAULT;
+        let w = side_weights(&o, Color::White);
+        let (white, black) = (&w[Color::White.index()], &w[Color::Black.index()]);
+        assert_eq!((white.own, white.pattern), (d.own, d.pattern));
+        assert_eq!(white.opp, scaled(&d.opp, 150));
+        assert_eq!(white.pattern_opp, scaled(&d.pattern, 150));
+        assert_eq!(black.own, scaled(&d.own, 150));
+        assert_eq!(black.pattern, scaled(&d.pattern, 150));
+        assert_eq!((black.opp, black.pattern_opp), (d.opp, d.pattern));
+        // A black root, or 100%, leaves the weights alone.
+        for w in [
+            side_weights(&o, Color::Black),
+            side_weights(&Options::default(), Color::White),
+        ] {
+            assert!(w.iter().all(|x| *x == EvalWeights::DEFAULT));
+        }
+    }
+
+    #[test]
+    fn white_caution_changes_only_a_white_search() {
+        let tt = Tt::new(1);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut board = Board::new(15, crate::types::Rule::Freestyle);
+        for (x, y) in [(7, 7), (8, 7), (8, 10)] {
+            board.make(Pos::new(x, y));
+        }
+        let eval_with = |board: &Board, k: i32| {
+            let shared = Shared {
+                options: Options {
+                    white_caution: k,
+                    ..Options::default()
+                },
+                tt: &tt,
+                stop: &stop,
+                nodes: AtomicU64::new(0),
+                start: Instant::now(),
+                limits: Limits::default(),
+            };
+            Searcher::new(board, &shared, 0).evaluate()
+        };
+        // White to move: black's three stones weigh more, so white's evaluation drops.
+        assert!(eval_with(&board, 150) < eval_with(&board, 100));
+        board.make(Pos::new(9, 9));
+        assert_eq!(eval_with(&board, 150), eval_with(&board, 100));
+    }
 }

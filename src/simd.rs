@@ -88,7 +88,8 @@ pub fn eval_term_scalar(board: &Board, me: Color, w: &EvalWeights) -> i32 {
         s -= w.opp[t] as i32 * counts[o][t] as i32;
     }
     for p in 0..16 {
-        s += w.pattern[p] as i32 * (pcounts[m][p] as i32 - pcounts[o][p] as i32);
+        s += w.pattern[p] as i32 * pcounts[m][p] as i32;
+        s -= w.pattern_opp[p] as i32 * pcounts[o][p] as i32;
     }
     s
 }
@@ -118,7 +119,7 @@ mod avx2 {
         a[..THREATS].copy_from_slice(&counts[m]);
         b[..THREATS].copy_from_slice(&counts[o]);
         // SAFETY: every load reads 32 bytes from a 16-lane `u16`/`i16` array.
-        let (va, vb, wa, wb, pa, pb, wp) = unsafe {
+        let (va, vb, wa, wb, pa, pb, wp, wq) = unsafe {
             (
                 _mm256_loadu_si256(a.as_ptr() as *const __m256i),
                 _mm256_loadu_si256(b.as_ptr() as *const __m256i),
@@ -127,12 +128,13 @@ mod avx2 {
                 _mm256_loadu_si256(pcounts[m].as_ptr() as *const __m256i),
                 _mm256_loadu_si256(pcounts[o].as_ptr() as *const __m256i),
                 _mm256_loadu_si256(w.pattern.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(w.pattern_opp.as_ptr() as *const __m256i),
             )
         };
         // Class counts are at most 484 and pattern counts 4 * 484, weights are i16: the
         // products and their pairwise i32 sums are exact.
         let d = _mm256_sub_epi32(_mm256_madd_epi16(va, wa), _mm256_madd_epi16(vb, wb));
-        let e = _mm256_sub_epi32(_mm256_madd_epi16(pa, wp), _mm256_madd_epi16(pb, wp));
+        let e = _mm256_sub_epi32(_mm256_madd_epi16(pa, wp), _mm256_madd_epi16(pb, wq));
         let d = _mm256_add_epi32(d, e);
         let s = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256::<1>(d));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));

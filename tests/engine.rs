@@ -202,6 +202,10 @@ fn search_options_keep_tactics() {
         &[("tteval", 0)],
         &[("fhr", 100), ("cutr", 100)],
         &[("se2", 100)],
+        &[("cm", 700)],
+        &[("evs", 6)],
+        &[("wcaut", 130)],
+        &[("hand", 3)],
     ] {
         let mut config = Config::default();
         for &(k, v) in set {

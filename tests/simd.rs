@@ -1,6 +1,6 @@
 //! The AVX2 kernels give bit-identical results to the scalar definitions, over thousands of
 //! positions from random games under every rule and size, with the fitted and the hand-set
-//! weights.
+//! weights, and with other-side pattern weights that differ from the mover's.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -30,9 +30,15 @@ fn avx2_kernels_match_scalar() {
             // Fitted and hand-set weights: negative weights and both bytes of the i16
             // pattern weights are exercised.
             let orders = [OrderWeights::DEFAULT, OrderWeights::HAND];
-            let evals = [EvalWeights::DEFAULT, EvalWeights::HAND];
+            // The third set weighs the other side's patterns apart from the mover's, as
+            // the search's white caution does.
+            let mut uneven = EvalWeights::DEFAULT;
+            for (q, p) in uneven.pattern_opp.iter_mut().zip(EvalWeights::HAND.pattern) {
+                *q = p * 3 - 1;
+            }
+            let evals = [EvalWeights::DEFAULT, EvalWeights::HAND, uneven];
             for side in wuzi::Color::ALL {
-                for (ow, ew) in orders.iter().zip(&evals) {
+                for (ow, ew) in orders.iter().cycle().zip(&evals) {
                     let mut a = list.clone();
                     let mut s = list.clone();
                     score_moves_with(Kernel::Avx2, &b, side, a.as_mut_slice(), ow);
