@@ -846,9 +846,11 @@ impl<'a> Searcher<'a> {
         let k = self.killers[ply];
         let side = me.index();
         let cm_bonus = self.shared.options.counter_bonus;
-        let counter = match self.board.moves().last() {
-            Some(&q) if cm_bonus > 0 && !q.is_none() => self.counters[side][q.index()],
-            _ => Pos::NONE,
+        let last = self.board.last_move();
+        let counter = if cm_bonus > 0 && !last.is_none() {
+            self.counters[side][last.index()]
+        } else {
+            Pos::NONE
         };
         crate::simd::score_moves(
             &self.board,
@@ -1044,7 +1046,7 @@ impl<'a> Searcher<'a> {
         let forced = opp_fives > 0;
         let evs = self.shared.options.eval_sort;
         if evs > 0 && plies >= evs && !forced && list.len() > 1 {
-            self.sort_by_eval(&mut list);
+            self.sort_by_eval(&mut list, tt_move);
         }
         let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
         let defending_three = must_answer_three(&self.board);
@@ -1208,10 +1210,9 @@ impl<'a> Searcher<'a> {
                             }
                             let h = &mut self.history[me.index()][p.index()];
                             *h += plies * plies;
-                            if let Some(&q) = self.board.moves().last() {
-                                if !q.is_none() {
-                                    self.counters[me.index()][q.index()] = p;
-                                }
+                            let last = self.board.last_move();
+                            if !last.is_none() {
+                                self.counters[me.index()][last.index()] = p;
                             }
                         }
                         break;
@@ -1237,10 +1238,10 @@ impl<'a> Searcher<'a> {
 
     /// Adds to each move's ordering score a share of the static evaluation after it (the
     /// table move keeps its place) and sorts again.
-    fn sort_by_eval(&mut self, list: &mut MoveList) {
+    fn sort_by_eval(&mut self, list: &mut MoveList, tt_move: Pos) {
         let w = self.shared.options.eval_sort_weight;
         for m in list.as_mut_slice() {
-            if m.score >= 1 << 28 {
+            if m.pos == tt_move {
                 continue;
             }
             self.board.make(m.pos);
