@@ -111,8 +111,8 @@ pub struct Options {
     /// games at 60,000 nodes a move: 61.2% with move caps against caps alone (42.5% without
     /// the caps).
     pub avg_eval: bool,
-    /// Non-PV nodes search at most a depth-dependent number of moves (fewer when either
-    /// side has a four or an open three to make). Self-play, 40 games at 60,000 nodes a
+    /// Non-PV nodes search at most a depth-dependent number of moves (fewer in threat
+    /// positions, see [`Options::caps_on_board`]). Self-play, 40 games at 60,000 nodes a
     /// move: 61.2% against no caps.
     pub move_caps: bool,
     /// The caps scaled by this percentage.
@@ -151,10 +151,14 @@ pub struct Options {
     pub qsearch_narrow: usize,
     /// The smaller move caps apply only when a four or an open three is on the board (either
     /// side has a straight-four or five point), not whenever either side can make an open three
-    /// (PentaZen's test). Win finding at 1,000,000 nodes on 80 positions: 53 against 61 found.
-    /// Against PentaZen at 1 s a move: 31-48-1 (39.4%, two runs of 40 games) where the default
-    /// scored 26-52-2 (33.8%, 80 games) in the same hours; with `narrow` 0, 13-26-1 (33.8%);
-    /// with `root` 400,000, 3-17-1 after 21 games (stopped). Less than a standard error: off.
+    /// (PentaZen's test). On by default. Against PentaZen, 15x15 freestyle, Piskvork openings:
+    /// at 1 s a move 46-73-1 (38.8%, three runs of 40 games) where off scored 26-52-2 (33.8%,
+    /// two runs of 40) in the same days; at 200 ms a move 60-98-2 (38.1%, two runs of 80) where
+    /// off scored 48-108-4 (31.2%, two runs of 80). Head to head against off at 1 s a move,
+    /// 17-19-4 (47.5%, 40 games). Long forced wins at 1,000,000 nodes: 14 of 75 against 18;
+    /// win finding on 80 positions: 53 against 61 found. With `narrow` 0, 13-26-1 (33.8%) at
+    /// 1 s; with `root` 400,000, 3-17-1 after 21 games (stopped); with `root` 50,000 at 200 ms,
+    /// 26-54-0 (32.5%).
     pub caps_on_board: bool,
     /// Below this ply (0: never), a move that makes a four costs no depth. Win finding at
     /// 500,000 nodes on the 186 positions above: 0: 90 found, 10: 99, 20: 102, 40: 97. But in
@@ -272,7 +276,7 @@ impl Default for Options {
             tt_mates: false,
             qsearch: false,
             qsearch_narrow: 0,
-            caps_on_board: false,
+            caps_on_board: true,
             four_ext: 0,
             ext_class: Threat::Block4,
             iid_depth: 0,
@@ -434,8 +438,8 @@ const SE_EXTRA_MAX: i32 = 10 * ONE_PLY;
 /// Fewest moves a narrowed quiet node keeps.
 pub const MIN_NARROW_MOVES: usize = 8;
 
-/// Most moves a non-PV node searches, by remaining depth, with [`Options::move_caps`]: when
-/// either side can make an open three or a four, and when neither can.
+/// Most moves a non-PV node searches, by remaining depth, with [`Options::move_caps`]: in a
+/// threat position ([`Options::caps_on_board`]), and in any other.
 const THREAT_CAP: [usize; 16] = [3, 3, 5, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8];
 const QUIET_CAP: [usize; 16] = [3, 3, 9, 14, 18, 22, 25, 28, 30, 32, 32, 32, 32, 32, 32, 32];
 

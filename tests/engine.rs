@@ -206,6 +206,7 @@ fn search_options_keep_tactics() {
         &[("evs", 6)],
         &[("wcaut", 130)],
         &[("hand", 3)],
+        &[("capsboard", 0)],
     ] {
         let mut config = Config::default();
         for &(k, v) in set {
