@@ -90,6 +90,8 @@ pub struct Options {
     /// 100,000 nodes a move).
     pub prune: bool,
     /// Late-move reductions: `r = lmr_scale * ln(depth) * ln(move number)`, in hundredths.
+    /// Against PentaZen at 200 ms a move (80 games each, with `caps_on_board`): 35 scored
+    /// 19-61-0 (23.8%), 75 28-52-0 (35.0%), where 50 scored 82-156-2 (34.6%, 240 games).
     pub lmr_scale: i32,
     /// Evaluation weights.
     pub eval: crate::eval::EvalWeights,
@@ -104,7 +106,9 @@ pub struct Options {
     /// Below the root, in quiet nodes, search only moves whose ordering score reaches this
     /// (at least [`MIN_NARROW_MOVES`] of them); 0 searches every candidate. Self-play, 40
     /// games at 60,000 nodes a move: 200 scored 57.5% against 0 (40: 53.8%, 100: 55.0%;
-    /// 400 against 200: 52.5%).
+    /// 400 against 200: 52.5%). Against PentaZen at 200 ms a move (80 games each, with
+    /// `caps_on_board`): 0 scored 27-51-2 (35.0%), 400 26-53-1 (33.1%), where 200 scored
+    /// 82-156-2 (34.6%, 240 games).
     pub narrow_score: i32,
     /// Leaves score the mean of their static evaluation and the parent's (negated), which
     /// cancels most of the side-to-move swing between odd and even depths. Self-play, 40
@@ -115,7 +119,8 @@ pub struct Options {
     /// positions, see [`Options::caps_on_board`]). Self-play, 40 games at 60,000 nodes a
     /// move: 61.2% against no caps.
     pub move_caps: bool,
-    /// The caps scaled by this percentage.
+    /// The caps scaled by this percentage. Against PentaZen at 200 ms a move, 80 games: 200
+    /// scored 25-54-1 (31.9%) without `caps_on_board`; 130 scored 26-54-0 (32.5%) with it.
     pub caps_pct: usize,
     /// Apply the caps to the replies to an open three too.
     pub cap_defences: bool,
@@ -153,8 +158,9 @@ pub struct Options {
     /// side has a straight-four or five point), not whenever either side can make an open three
     /// (PentaZen's test). On by default. Against PentaZen, 15x15 freestyle, Piskvork openings:
     /// at 1 s a move 46-73-1 (38.8%, three runs of 40 games) where off scored 26-52-2 (33.8%,
-    /// two runs of 40) in the same days; at 200 ms a move 60-98-2 (38.1%, two runs of 80) where
-    /// off scored 48-108-4 (31.2%, two runs of 80). Head to head against off at 1 s a move,
+    /// two runs of 40) in the same days; at 200 ms a move 82-156-2 (34.6%, three runs of 80)
+    /// where off scored 79-157-4 (33.8%, three runs of 80). Over all 360 games 36.0% against
+    /// off's 33.8% over 320: within a standard error. Head to head against off at 1 s a move,
     /// 17-19-4 (47.5%, 40 games). Long forced wins at 1,000,000 nodes: 14 of 75 against 18;
     /// win finding on 80 positions: 53 against 61 found. With `narrow` 0, 13-26-1 (33.8%) at
     /// 1 s; with `root` 400,000, 3-17-1 after 21 games (stopped); with `root` 50,000 at 200 ms,
@@ -249,7 +255,9 @@ pub struct Options {
     /// black's development earlier. Against PentaZen at 1 s a move, 130 scored 31-46-3
     /// (40.6%, two runs of 40 games; as white 2-36-2) where the default scored 26-52-2 (33.8%,
     /// 80 games; as white 1-38-1) in the same hours: less than a standard error. 160 scored
-    /// 12-26-2 (32.5%, 40 games), and 130 with `caps_on_board` 5-18-2 after 25 games (off).
+    /// 12-26-2 (32.5%, 40 games), and 130 with `caps_on_board` 5-18-2 after 25 games; at
+    /// 200 ms a move 130 scored 28-52-0 (35.0%, 80 games) alone and 20-60-0 (25.0%) with
+    /// `caps_on_board` (off).
     pub white_caution: i32,
 }
 
