@@ -28,8 +28,14 @@ impl Board {
         }
     }
 
-    /// Is the empty point `p` forbidden for black? Always false outside renju.
+    /// Is the empty point `p` forbidden for black? Always false outside renju (decided
+    /// inline: the solvers ask at every black block).
+    #[inline(always)]
     pub fn is_forbidden(&mut self, p: Pos) -> bool {
+        self.rule().has_forbidden() && self.is_forbidden_renju(p)
+    }
+
+    fn is_forbidden_renju(&mut self, p: Pos) -> bool {
         if !self.may_be_forbidden(p) {
             return false;
         }

@@ -16,6 +16,15 @@ pub struct ScoredMove {
     pub score: i32,
 }
 
+impl ScoredMove {
+    /// The sort key of [`MoveList::sort`]: one integer (score above, position below,
+    /// inverted so that the larger key comes first in both), a single compare instead of two.
+    #[inline(always)]
+    fn order_key(&self) -> std::cmp::Reverse<i64> {
+        std::cmp::Reverse(((self.score as i64) << 16) | (u16::MAX - self.pos.0) as i64)
+    }
+}
+
 /// A fixed-capacity list of moves: no allocation on the hot path.
 #[derive(Clone)]
 pub struct MoveList {
@@ -88,7 +97,40 @@ impl MoveList {
     /// Sorts by score, best first; ties by position so the order is total.
     pub fn sort(&mut self) {
         self.as_mut_slice()
-            .sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+            .sort_unstable_by_key(ScoredMove::order_key);
+    }
+    /// Keeps the first `n` moves of the [`MoveList::sort`] order, in no particular order:
+    /// the same set as a sort followed by a truncate, without sorting.
+    pub fn keep_top(&mut self, n: usize) {
+        if n == 0 {
+            self.len = 0;
+        } else if n < self.len {
+            self.as_mut_slice()
+                .select_nth_unstable_by_key(n - 1, ScoredMove::order_key);
+            self.len = n;
+        }
+    }
+    /// Puts the first `n` moves of the [`MoveList::sort`] order first, sorted, and the rest
+    /// after them unsorted; [`MoveList::sort_from`]`(n)` later completes the sort. A search
+    /// that will most likely look at only `n` moves need not sort the others.
+    pub fn sort_prefix(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        if n < self.len {
+            self.as_mut_slice()
+                .select_nth_unstable_by_key(n - 1, ScoredMove::order_key);
+            self.moves[..n].sort_unstable_by_key(ScoredMove::order_key);
+        } else {
+            self.sort();
+        }
+    }
+    /// Sorts the moves from `n` on (after [`MoveList::sort_prefix`]`(n)`, the whole list is
+    /// then in [`MoveList::sort`] order).
+    pub fn sort_from(&mut self, n: usize) {
+        if n < self.len {
+            self.moves[n..self.len].sort_unstable_by_key(ScoredMove::order_key);
+        }
     }
 }
 
@@ -250,6 +292,53 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
                     list.push(p);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A list of `n` distinct positions with scores from a small range (many ties).
+    fn random_list(rng: &mut Xoshiro256PlusPlus, n: usize) -> MoveList {
+        let mut list = MoveList::new();
+        let mut cells: Vec<u16> = (0..MAX_MOVES as u16).collect();
+        for k in 0..n {
+            let j = k + (rng.next_u64() as usize) % (cells.len() - k);
+            cells.swap(k, j);
+            list.push(Pos(cells[k]));
+            list.as_mut_slice()[k].score = (rng.next_u64() % 9) as i32 * 100 - 400;
+        }
+        list
+    }
+
+    #[test]
+    fn partial_sorts_match_a_full_sort() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for round in 0..500 {
+            let n = round % 70;
+            let full = {
+                let mut l = random_list(&mut Xoshiro256PlusPlus::seed_from_u64(round as u64), n);
+                l.sort();
+                l.as_slice().to_vec()
+            };
+            let fresh = || random_list(&mut Xoshiro256PlusPlus::seed_from_u64(round as u64), n);
+            let k = (rng.next_u64() % 80) as usize;
+            // sort_prefix: the first k in order; sort_from then completes the order.
+            let mut l = fresh();
+            l.sort_prefix(k);
+            let m = k.min(n);
+            assert_eq!(&l.as_slice()[..m], &full[..m], "prefix {k} of {n}");
+            l.sort_from(k);
+            assert_eq!(l.as_slice(), &full[..], "completed {k} of {n}");
+            // keep_top: the same set as sort + truncate.
+            let mut l = fresh();
+            l.keep_top(k);
+            l.sort();
+            assert_eq!(l.as_slice(), &full[..m], "top {k} of {n}");
         }
     }
 }

@@ -725,6 +725,7 @@ impl<'a> Searcher<'a> {
     fn root_moves(&mut self) -> Vec<(Pos, i32)> {
         let mut list = MoveList::new();
         self.gen_moves(&mut list, Pos::NONE, 0);
+        list.sort();
         list.iter().map(|p| (p, -INF)).collect()
     }
 
@@ -830,7 +831,8 @@ impl<'a> Searcher<'a> {
         pv
     }
 
-    /// Fills `list` with the moves to search at this node, scored for ordering.
+    /// Fills `list` with the moves to search at this node, scored for ordering, in no
+    /// particular order (the caller sorts what it needs: [`MoveList::sort_prefix`]).
     /// Returns false when the side to move has lost (cannot stop the opponent's five).
     fn gen_moves(&mut self, list: &mut MoveList, tt_move: Pos, ply: usize) -> bool {
         let b = &mut self.board;
@@ -909,8 +911,7 @@ impl<'a> Searcher<'a> {
                 s + self.history[side][p.index()].min(4000) / 8
             };
         }
-        list.sort();
-        list.truncate(keep);
+        list.keep_top(keep);
         true
     }
 
@@ -1057,7 +1058,8 @@ impl<'a> Searcher<'a> {
         }
         let forced = opp_fives > 0;
         let evs = self.shared.options.eval_sort;
-        if evs > 0 && plies >= evs && !forced && list.len() > 1 {
+        let eval_sorted = evs > 0 && plies >= evs && !forced && list.len() > 1;
+        if eval_sorted {
             self.sort_by_eval(&mut list, tt_move);
         }
         let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
@@ -1099,6 +1101,11 @@ impl<'a> Searcher<'a> {
             };
             (table[plies.clamp(0, 15) as usize] * pct / 100).max(2)
         };
+        // Only the moves within the cap are likely to be searched: sort those, and the rest
+        // only if every one of them loses (below).
+        if !eval_sorted {
+            list.sort_prefix(cap);
+        }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let fhm = self.shared.options.fail_high_margin;
         let likely_fail_high =
@@ -1108,8 +1115,13 @@ impl<'a> Searcher<'a> {
         let mut best_move = Pos::NONE;
         let n = list.len();
         for i in 0..n {
-            if i >= cap && best > -MATE_BOUND {
-                break;
+            if i >= cap {
+                if best > -MATE_BOUND {
+                    break;
+                }
+                if i == cap {
+                    list.sort_from(cap);
+                }
             }
             let p = list.as_slice()[i].pos;
             if p == excluded {

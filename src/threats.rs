@@ -400,8 +400,13 @@ fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
 }
 
 /// The attacker's threat moves: fours (and, unless `fours_only`, open threes), strongest
-/// first, legal only. Returns how many were written.
-fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> usize {
+/// first, legal only. Returns how many were written (at most `N`).
+fn attack_moves<const N: usize>(
+    b: &mut Board,
+    a: Color,
+    fours_only: bool,
+    out: &mut [Pos; N],
+) -> usize {
     // The class counts say how many cells qualify: the scan stops at the last of them.
     let least = if fours_only {
         Threat::Block4
@@ -410,9 +415,11 @@ fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> u
     };
     let mut left = b.count_at_least(a, least);
     let mut n = 0;
-    let mut scored: [(i32, Pos); 256] = [(0, Pos::NONE); 256];
+    // Sort keys: class, then ordering score, then the position inverted (so that, largest
+    // first, ties go to the lower position).
+    let mut keys = [0u64; N];
     for &p in b.cells() {
-        if left == 0 {
+        if left == 0 || n == N {
             break;
         }
         // An occupied cell has no class; every class from an open three up holds one (or a
@@ -422,19 +429,18 @@ fn attack_moves(b: &mut Board, a: Color, fours_only: bool, out: &mut [Pos]) -> u
             continue;
         }
         left -= 1;
-        if n < scored.len().min(out.len()) {
-            scored[n] = (
-                (t as i32) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1),
-                p,
-            );
-            n += 1;
-        }
+        let score =
+            (t as u64) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1) as u64;
+        keys[n] = score << 16 | (u16::MAX - p.0) as u64;
+        n += 1;
     }
-    let scored = &mut scored[..n];
-    scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    let keys = &mut keys[..n];
+    keys.sort_unstable_by(|x, y| y.cmp(x));
+    let check_forbid = a == Color::Black && b.rule().has_forbidden();
     let mut k = 0;
-    for &(_, p) in scored.iter() {
-        if a == Color::Black && b.is_forbidden(p) {
+    for &key in keys.iter() {
+        let p = Pos(u16::MAX - key as u16);
+        if check_forbid && b.is_forbidden(p) {
             continue;
         }
         out[k] = p;
