@@ -124,36 +124,16 @@ pub struct Options {
     pub caps_pct: usize,
     /// Apply the caps to the replies to an open three too.
     pub cap_defences: bool,
-    /// Replies to an open three are searched without using up depth. Self-play, 40 games:
-    /// 53.8% at 60,000 nodes a move but 33.8% at 200 ms a move (off).
-    pub three_ext: bool,
     /// Margin per ply of reverse futility (a static score this far above beta returns) and
     /// razoring (this far below alpha drops to the leaf check) at shallow non-PV nodes;
     /// 0: neither. Self-play, 40 games at 60,000 nodes a move: 30 scored 63.8% against 0.
-    /// Of the 75 positions before a losing move of ours (see `fail_high_margin`), 30 leaves
-    /// 36 refuted, 0: 41, 60: 42, 120: 41.
+    /// Of 75 positions from lost games just before our losing move as white, Rapfi at 1 s
+    /// refutes the move chosen at 1,000,000 nodes in 36 with 30 (0: 41, 60: 42, 120: 41).
     pub rfp: i32,
     /// Move ordering favours moves near the last moves: a quarter of the score for a move
     /// more than four lines from each of the last four moves, half for one that far from the
     /// last two. Self-play, 40 games at 60,000 nodes a move: 55.0% against none.
     pub locality: bool,
-    /// Late-move reductions for every late move (not only quiet ones), as in very selective
-    /// searches. Self-play, 40 games at 60,000 nodes a move: 45.0% against quiet moves
-    /// only (off).
-    pub lmr_all: bool,
-    /// Table hits with a decided (mate) score cut off whatever their depth. Self-play, 40
-    /// games at 60,000 nodes a move: 52.5% (within noise; off).
-    pub tt_mates: bool,
-    /// Leaves run a four quiescence search (stand pat or a four, the block forced) within the
-    /// leaf budget instead of a VCF proof followed by the static evaluation. Measured (off):
-    /// self-play, 40 games at 200 ms a move, 45.0% against the VCF check; win finding at
-    /// 300 ms a move on 186 positions where Rapfi or PentaZen first announced a forced win,
-    /// 86 against 87 found (the solver's proof tables carry over between leaves; this does not).
-    pub qsearch: bool,
-    /// Below its first four, the quiescence search tries at most this many fours per node,
-    /// each on a line through our previous four within four cells of it (0: every four).
-    /// Self-play at 200 ms, 40 games: 2 (with `qsearch`) scored 47.5% against no quiescence.
-    pub qsearch_narrow: usize,
     /// The smaller move caps apply only when a four or an open three is on the board (either
     /// side has a straight-four or five point), not whenever either side can make an open three
     /// (PentaZen's test). On by default. Against PentaZen, 15x15 freestyle, Piskvork openings:
@@ -166,17 +146,6 @@ pub struct Options {
     /// 1 s; with `root` 400,000, 3-17-1 after 21 games (stopped); with `root` 50,000 at 200 ms,
     /// 26-54-0 (32.5%).
     pub caps_on_board: bool,
-    /// Below this ply (0: never), a move that makes a four costs no depth. Win finding at
-    /// 500,000 nodes on the 186 positions above: 0: 90 found, 10: 99, 20: 102, 40: 97. But in
-    /// play, 20 scored 46.2% against 0 in self-play (200 ms, 40 games) and 9-31 against
-    /// PentaZen at 1 s a move, as 0 did (9-31) in the same week: off.
-    pub four_ext: usize,
-    /// The least threat class that `four_ext` extends. Win finding as above, with
-    /// `four_ext` 20: `Block4` 102, `Flex3x2` 100, `Flex3Plus` 94.
-    pub ext_class: Threat,
-    /// Internal iterative deepening from this remaining depth (0: none). Win finding as
-    /// above, with `four_ext` 20: 0: 102 found, 7: 100, 5: 96 (off).
-    pub iid_depth: i32,
     /// Add the combination values of [`crate::cellvalue`] to the evaluation (where the
     /// rule has them); off, the search's board does not keep their sums. Held-out
     /// cross-entropy against Rapfi's scores 0.5489 -> 0.5045, but in play no gain: self-play
@@ -189,17 +158,6 @@ pub struct Options {
     /// With singular extension, 130 scored 12-28 (30.0%) against PentaZen at 1 s a move
     /// (40 games), below the default's 36.6%.
     pub four_reply_ext: i32,
-    /// Late-move reductions in hundredths of a ply, not rounded down to whole plies. Long
-    /// forced wins at 1,000,000 nodes: 16 of 75 against 15; with singular extension 13-27
-    /// (32.5%) against PentaZen at 1 s a move, 40 games (off).
-    pub lmr_fraction: bool,
-    /// Deep reductions of every move after the first (0: off): `r = lmr_deep * ln(depth) *
-    /// ln(move number)` hundredths of a ply, one more ply at non-PV nodes, less for a move
-    /// that goes on with an attack (it makes an open three or more after our last move did).
-    /// Nominal depth at 1 s a move about 5 plies deeper, long forced wins 17 of 75 against 15,
-    /// but against PentaZen at 1 s a move (40 games each) 100 scored 31.2% and 70 20.0%, and
-    /// with singular extension 25.0% against its 36.6% (off).
-    pub lmr_deep: i32,
     /// Singular extension (0: off): the table move gets one more ply when a search of the
     /// other moves at about half the depth, with a window this much per ply below the
     /// table score, fails low. When that search fails high above beta, the node cuts off
@@ -210,38 +168,13 @@ pub struct Options {
     /// 1,000,000 nodes 19 of 75 against 15 (2: 16, 10: 15; at 3,000,000 nodes 25 against 22).
     /// With `tt_eval`, 5 scored 12-26-2 against PentaZen (32.5%, 40 games) against 3's 40.4%.
     pub singular: i32,
-    /// The move caps scaled by this percentage at nodes whose static evaluation is no
-    /// better than two plies before (100: no change). With singular extension, 60 scored
-    /// 26.2% against PentaZen (40 games at 1 s a move) against 36.6% (100).
-    pub caps_not_improving: usize,
-    /// Fail-high reduction (0: off): at an expected cut node whose static evaluation is at
-    /// least beta plus this much per ply, moves that do not make a four lose one more ply.
-    /// Against PentaZen at 1 s a move, 100 scored 10-29-1 (26.2%, 40 games). Of 75 positions
-    /// from lost games just before our losing move as white, Rapfi at 1 s refutes the move
-    /// chosen at 1,000,000 nodes in 42 with 100 and 40 with 50, against 36 without (off).
-    pub fail_high_margin: i32,
-    /// Extra late-move reduction, in hundredths of a ply, of the quiet moves that are not
-    /// killers at expected cut nodes (0: none). Of the 75 positions above, 100: 42 refuted,
-    /// 200: 38, against 36; long forced wins at 1,000,000 nodes: 100: 17 of 75 against 19
-    /// (off).
-    pub cut_reduction: i32,
-    /// Pruning decisions (reverse futility, razoring, futility, fail-high reduction) use the
+    /// Pruning decisions (reverse futility, razoring, futility) use the
     /// table score instead of the static evaluation when its bound says the table score is
     /// closer to the truth. Against PentaZen at 1 s a move, 62-94-4 (40.0%, four runs of 40
     /// games: 38.8%, 40.0%, 42.5%, 38.8%) where off had scored 36.6% over 160 games; long
     /// forced wins at 1,000,000 nodes 18 of 75 against 19. Head to head against off, 40 games
     /// at 1 s a move: 21-17-2 (55.0%; black won 37 of the 38 decisive games).
     pub tt_eval: bool,
-    /// Double singular extension (0: off): at a non-PV node, a table move whose singular
-    /// search failed low by more than this gets two plies instead of one, while such extra
-    /// plies on the path total less than ten. Against PentaZen at 1 s a move, 100 scored
-    /// 13-27 (32.5%, 40 games) where the default scored 40.4% (off).
-    pub double_singular: i32,
-    /// Counter-move heuristic (0: off): the quiet move that last refuted the opponent's
-    /// previous move gets this ordering bonus (PentaZen gives its counter move the killers'
-    /// bonus). Against PentaZen at 1 s a move, 700 scored 11-27-2 (30.0%, 40 games) where the
-    /// default scored 33.8% over 80 in the same hours (off).
-    pub counter_bonus: i32,
     /// Evaluation-sorted children (0: off): at nodes with at least this many plies left,
     /// each candidate's ordering score gets `eval_sort_weight`% of the static evaluation
     /// after it (from the mover's side), and the list is sorted again. At 6 the search runs
@@ -277,28 +210,13 @@ impl Default for Options {
             move_caps: true,
             caps_pct: 100,
             cap_defences: true,
-            three_ext: false,
             rfp: 30,
             locality: true,
-            lmr_all: false,
-            tt_mates: false,
-            qsearch: false,
-            qsearch_narrow: 0,
             caps_on_board: true,
-            four_ext: 0,
-            ext_class: Threat::Block4,
-            iid_depth: 0,
             cell_values: false,
             four_reply_ext: 100,
-            lmr_fraction: false,
-            lmr_deep: 0,
             singular: 3,
-            caps_not_improving: 100,
-            fail_high_margin: 0,
-            cut_reduction: 0,
             tt_eval: true,
-            double_singular: 0,
-            counter_bonus: 0,
             eval_sort: 0,
             eval_sort_weight: 100,
             white_caution: 100,
@@ -308,10 +226,8 @@ impl Default for Options {
 
 impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
-    /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `lmrall`, `ttmate`, `qs`,
-    /// `qsn`, `caps%`, `capdef`, `ext3`, `avg`, `caps`, `rfp`, `capsboard`, `fourext`,
-    /// `extclass` (a threat class by number), `iid`, `cells`, `fext`, `lmrf`, `lmrd`, `se`,
-    /// `capimp`, `fhr`, `cutr`, `tteval`, `se2`, `cm`, `evs`, `evw`, `wcaut`, `hand` (1: the
+    /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `caps%`, `capdef`, `avg`, `caps`,
+    /// `rfp`, `capsboard`, `cells`, `fext`, `se`, `tteval`, `evs`, `evw`, `wcaut`, `hand` (1: the
     /// hand-set evaluation weights, 2: the hand-set ordering, 3: both; the fitted ones
     /// otherwise, whatever the rule; against PentaZen at 1 s a move 3 scored 9-31-0, 22.5% of
     /// 40 games, where the fitted weights scored 33.8% over 80); flags take 0 or 1.
@@ -324,30 +240,16 @@ impl Options {
             "narrow" => self.narrow_score = v as i32,
             "vctdef" => self.root_vct_defence = v != 0,
             "local" => self.locality = v != 0,
-            "lmrall" => self.lmr_all = v != 0,
-            "ttmate" => self.tt_mates = v != 0,
-            "qs" => self.qsearch = v != 0,
-            "qsn" => self.qsearch_narrow = v as usize,
             "caps%" => self.caps_pct = v as usize,
             "capdef" => self.cap_defences = v != 0,
-            "ext3" => self.three_ext = v != 0,
             "avg" => self.avg_eval = v != 0,
             "caps" => self.move_caps = v != 0,
             "rfp" => self.rfp = v as i32,
             "capsboard" => self.caps_on_board = v != 0,
-            "fourext" => self.four_ext = v as usize,
-            "iid" => self.iid_depth = v as i32,
             "cells" => self.cell_values = v != 0,
             "fext" => self.four_reply_ext = v as i32,
-            "lmrf" => self.lmr_fraction = v != 0,
-            "lmrd" => self.lmr_deep = v as i32,
             "se" => self.singular = v as i32,
-            "capimp" => self.caps_not_improving = v as usize,
-            "fhr" => self.fail_high_margin = v as i32,
-            "cutr" => self.cut_reduction = v as i32,
             "tteval" => self.tt_eval = v != 0,
-            "se2" => self.double_singular = v as i32,
-            "cm" => self.counter_bonus = v as i32,
             "hand" => {
                 // Bit 0: the hand-set evaluation weights; bit 1: the hand-set ordering.
                 self.weights_by_rule = false;
@@ -365,11 +267,6 @@ impl Options {
             "evs" => self.eval_sort = v as i32,
             "evw" => self.eval_sort_weight = v as i32,
             "wcaut" => self.white_caution = v as i32,
-            "extclass" => {
-                self.ext_class = *Threat::ALL
-                    .get(v as usize)
-                    .ok_or_else(|| format!("extclass: no threat class {v}"))?
-            }
             _ => return Err(format!("unknown search option '{key}'")),
         }
         Ok(())
@@ -406,24 +303,16 @@ pub struct Searcher<'a> {
     /// One move list per ply, boxed so that taking one out moves a pointer, not the list.
     lists: Vec<Option<Box<MoveList>>>,
     killers: [[Pos; 2]; MAX_PLY + 1],
-    /// Per side, the quiet move that last refuted each opponent move.
-    counters: Box<[[Pos; CELLS]; 2]>,
     history: Box<[[i32; CELLS]; 2]>,
     /// Evaluation weights by the side to move (they differ with [`Options::white_caution`]).
     weights: [crate::eval::EvalWeights; 2],
     /// Raw static evaluation of the node at each ply, for [`Options::avg_eval`].
     evals: [i32; MAX_PLY + 2],
-    /// Whether the move being searched at each ply makes an open three or more.
-    attacks: [bool; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply.
     excluded: [Pos; MAX_PLY + 2],
-    /// Depth added by double singular extensions on the path to each ply, in hundredths.
-    extra: [i32; MAX_PLY + 2],
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
     nodes: u64,
-    /// Fours the current leaf's quiescence search may still try.
-    qnodes_left: u64,
     flushed: u64,
     seldepth: usize,
     aborted: bool,
@@ -435,13 +324,8 @@ pub struct Searcher<'a> {
 
 const CHECK_EVERY: u64 = 1024;
 
-/// Deepest four quiescence, in plies (fours and blocks).
-const QSEARCH_PLIES: usize = 40;
-
 /// Least remaining depth, in plies, for a singular extension search.
 const SE_DEPTH: i32 = 7;
-/// The most depth double singular extensions may add on one path, in hundredths of a ply.
-const SE_EXTRA_MAX: i32 = 10 * ONE_PLY;
 
 /// Fewest moves a narrowed quiet node keeps.
 pub const MIN_NARROW_MOVES: usize = 8;
@@ -471,15 +355,11 @@ impl<'a> Searcher<'a> {
             shared,
             lists: (0..=MAX_PLY).map(|_| Some(Box::default())).collect(),
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
-            counters: Box::new([[Pos::NONE; CELLS]; 2]),
             history: Box::new([[0; CELLS]; 2]),
             evals: [0; MAX_PLY + 2],
-            attacks: [false; MAX_PLY + 2],
             excluded: [Pos::NONE; MAX_PLY + 2],
-            extra: [0; MAX_PLY + 2],
             partial_better: false,
             nodes: 0,
-            qnodes_left: 0,
             flushed: 0,
             seldepth: 0,
             aborted: false,
@@ -772,11 +652,11 @@ impl<'a> Searcher<'a> {
             self.board.make(p);
             self.nodes += 1;
             let score = if i == 0 || self.exact_root {
-                -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true, false)
+                -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
             } else {
-                let s = -self.negamax((depth - 1) * ONE_PLY, -alpha - 1, -alpha, 1, false, true);
+                let s = -self.negamax((depth - 1) * ONE_PLY, -alpha - 1, -alpha, 1, false);
                 if s > alpha && s < beta {
-                    -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true, false)
+                    -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
                 } else {
                     s
                 }
@@ -859,13 +739,6 @@ impl<'a> Searcher<'a> {
         }
         let k = self.killers[ply];
         let side = me.index();
-        let cm_bonus = self.shared.options.counter_bonus;
-        let last = self.board.last_move();
-        let counter = if cm_bonus > 0 && !last.is_none() {
-            self.counters[side][last.index()]
-        } else {
-            Pos::NONE
-        };
         crate::simd::score_moves(
             &self.board,
             me,
@@ -905,8 +778,6 @@ impl<'a> Searcher<'a> {
                     s += 800;
                 } else if p == k[1] {
                     s += 600;
-                } else if p == counter {
-                    s += cm_bonus;
                 }
                 s + self.history[side][p.index()].min(4000) / 8
             };
@@ -917,15 +788,7 @@ impl<'a> Searcher<'a> {
 
     /// Negamax with alpha-beta and principal variation search. Scores are from the side
     /// to move at this node; `depth` is in hundredths of a ply ([`ONE_PLY`]).
-    fn negamax(
-        &mut self,
-        depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-        pv: bool,
-        cut: bool,
-    ) -> i32 {
+    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv: bool) -> i32 {
         self.nodes += 1;
         // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
         let opp_fives = match self.node_start(ply) {
@@ -950,7 +813,7 @@ impl<'a> Searcher<'a> {
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
         if depth <= 0 && opp_fives == 0 {
-            return self.horizon(alpha, beta, ply);
+            return self.leaf(ply);
         }
         // Whole plies, for the tables indexed by depth.
         let plies = depth / ONE_PLY;
@@ -962,9 +825,7 @@ impl<'a> Searcher<'a> {
         if let Some(hit) = tt_hit {
             tt_move = hit.best;
             let s = Tt::from_tt(hit.score, ply);
-            // A decided score holds at any depth.
-            let decided = s.abs() >= MATE_BOUND && self.shared.options.tt_mates;
-            if !pv && excluded.is_none() && (hit.depth * ONE_PLY >= depth || decided) {
+            if !pv && excluded.is_none() && hit.depth * ONE_PLY >= depth {
                 match hit.bound {
                     Bound::Exact => return s,
                     Bound::Lower if s >= beta => return s,
@@ -994,19 +855,7 @@ impl<'a> Searcher<'a> {
                 return e;
             }
             if plies < 5 && e + margin * plies <= alpha {
-                return self.horizon(alpha, beta, ply);
-            }
-        }
-        // Internal iterative deepening: with no table move at a deep node, a shallower search
-        // finds one.
-        let iid = self.shared.options.iid_depth;
-        if iid > 0 && plies >= iid && tt_move.is_none() && opp_fives == 0 && excluded.is_none() {
-            self.negamax(plies / 2 * ONE_PLY, alpha, beta, ply, pv, cut);
-            if self.aborted {
-                return 0;
-            }
-            if let Some(hit) = self.shared.tt.probe(key) {
-                tt_move = hit.best;
+                return self.leaf(ply);
             }
         }
         // Singular extension of the table move.
@@ -1026,19 +875,13 @@ impl<'a> Searcher<'a> {
             if s.abs() < MATE_BOUND {
                 let sbeta = s - se * plies;
                 self.excluded[ply] = hit.best;
-                let v = self.negamax(depth / 2, sbeta - 1, sbeta, ply, false, cut);
+                let v = self.negamax(depth / 2, sbeta - 1, sbeta, ply, false);
                 self.excluded[ply] = Pos::NONE;
                 if self.aborted {
                     return 0;
                 }
                 if v < sbeta {
-                    let se2 = self.shared.options.double_singular;
-                    tt_ext = if se2 > 0 && !pv && v < sbeta - se2 && self.extra[ply] < SE_EXTRA_MAX
-                    {
-                        2 * ONE_PLY
-                    } else {
-                        ONE_PLY
-                    };
+                    tt_ext = ONE_PLY;
                 } else if sbeta >= beta {
                     return sbeta;
                 } else if s >= beta {
@@ -1064,13 +907,10 @@ impl<'a> Searcher<'a> {
         }
         let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
         let defending_three = must_answer_three(&self.board);
-        // Replies to a four, and with `three_ext` to an open three, cost no depth: the
+        // Replies to a four cost less depth (none at the default `four_reply_ext`): the
         // attacker's threat sequence is searched as deep as its quiet moves allow.
-        let extend = forced || (self.shared.options.three_ext && defending_three);
         let new_depth = if forced {
             depth - ONE_PLY + self.shared.options.four_reply_ext
-        } else if extend {
-            depth
         } else {
             depth - ONE_PLY
         };
@@ -1093,13 +933,7 @@ impl<'a> Searcher<'a> {
             } else {
                 &QUIET_CAP
             };
-            let improving = ply < 2 || self.evals[ply] > self.evals[ply - 2];
-            let pct = if improving {
-                self.shared.options.caps_pct
-            } else {
-                self.shared.options.caps_pct * self.shared.options.caps_not_improving / 100
-            };
-            (table[plies.clamp(0, 15) as usize] * pct / 100).max(2)
+            (table[plies.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
         };
         // Only the moves within the cap are likely to be searched: sort those, and the rest
         // only if every one of them loses (below).
@@ -1107,9 +941,6 @@ impl<'a> Searcher<'a> {
             list.sort_prefix(cap);
         }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
-        let fhm = self.shared.options.fail_high_margin;
-        let likely_fail_high =
-            fhm > 0 && !pv && cut && !forced && static_eval >= beta + fhm * plies;
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
@@ -1139,80 +970,26 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            // With `four_ext`, our fours cost no depth either (the reply is forced).
-            let new_depth = if self.shared.options.four_ext > 0
-                && !extend
-                && ply < self.shared.options.four_ext
-                && my_threat >= self.shared.options.ext_class
-            {
-                depth
-            } else {
-                new_depth
-            } + if p == tt_move { tt_ext } else { 0 }
-                - if likely_fail_high && my_threat < Threat::Block4 {
-                    ONE_PLY
-                } else {
-                    0
-                };
-            let attack = my_threat >= Threat::Flex3;
-            self.attacks[ply] = attack;
-            self.extra[ply + 1] = self.extra[ply]
-                + if p == tt_move && tt_ext > ONE_PLY {
-                    tt_ext - ONE_PLY
-                } else {
-                    0
-                };
+            let new_depth = new_depth + if p == tt_move { tt_ext } else { 0 };
             self.board.make(p);
             let mut score;
             if i == 0 {
-                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv, !pv && !cut);
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
             } else {
                 // Late quiet moves are searched shallower first.
-                let lmr_all = self.shared.options.lmr_all;
-                let deep = self.shared.options.lmr_deep;
-                let r = if deep > 0 {
-                    if plies >= 2 && !forced {
-                        let mut r = deep as f32 * (plies as f32).ln() * ((i + 1) as f32).ln();
-                        if !pv {
-                            r += ONE_PLY as f32;
-                        }
-                        if attack && ply >= 2 && self.attacks[ply - 2] {
-                            r -= ONE_PLY as f32 / 2.0;
-                        }
-                        (r as i32).clamp(0, (new_depth - ONE_PLY).max(0))
-                    } else {
-                        0
-                    }
-                } else if plies >= 3 && i >= 2 && (quiet || lmr_all) && !forced {
+                let r = if plies >= 3 && i >= 2 && quiet && !forced {
                     let r = lmr_scale * (plies as f32).ln() * (i as f32).ln();
-                    if self.shared.options.lmr_fraction {
-                        let r = (r * ONE_PLY as f32) as i32 + !pv as i32 * ONE_PLY;
-                        r.clamp(0, (new_depth - ONE_PLY).max(0))
-                    } else {
-                        let cut_r = if cut && !self.killers[ply].contains(&p) {
-                            self.shared.options.cut_reduction
-                        } else {
-                            0
-                        };
-                        ((r as i32 + !pv as i32) * ONE_PLY + cut_r)
-                            .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
-                    }
+                    ((r as i32 + !pv as i32) * ONE_PLY)
+                        .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
                 } else {
                     0
                 };
-                score = -self.negamax(
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    r > 0 || !cut,
-                );
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false, !cut);
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true, false);
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
             self.board.undo();
@@ -1234,10 +1011,6 @@ impl<'a> Searcher<'a> {
                             }
                             let h = &mut self.history[me.index()][p.index()];
                             *h += plies * plies;
-                            let last = self.board.last_move();
-                            if !last.is_none() {
-                                self.counters[me.index()][last.index()] = p;
-                            }
                         }
                         break;
                     }
@@ -1300,106 +1073,6 @@ impl<'a> Searcher<'a> {
     /// opponent's VCF decides whether a root move defends.
     fn leaf_budget(&self, ply: usize) -> u64 {
         self.shared.options.leaf_vcf_nodes * if ply == 1 { 25 } else { 1 }
-    }
-
-    /// Where the main search runs out of depth: with [`Options::qsearch`] the four
-    /// quiescence search, else [`Searcher::leaf`].
-    fn horizon(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.shared.options.qsearch {
-            self.qnodes_left = self.leaf_budget(ply);
-            self.qsearch(alpha, beta, ply, 0)
-        } else {
-            self.leaf(ply)
-        }
-    }
-
-    /// Four quiescence: the side to move stands pat on its static evaluation or plays a four,
-    /// and the opponent's only reply is the block (a block that makes a four is answered the
-    /// same way). Our VCF wins show as mate scores inside the alpha-beta window, and fours that
-    /// improve the evaluation count. Fours are searched while the leaf's node budget lasts.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qd: usize) -> i32 {
-        // The first node is the main search's own leaf, counted there.
-        self.nodes += (qd > 0) as u64;
-        let opp_fives = match self.node_start(ply) {
-            Ok(n) => n,
-            Err(score) => return score,
-        };
-        let me = self.board.to_move();
-        if ply >= MAX_PLY - 2 {
-            return self.evaluate();
-        }
-        let mut list = self.take_list(ply);
-        if opp_fives == 1 {
-            // The block is forced: no standing pat.
-            crate::movegen::five_defences(&mut self.board, &mut list);
-            let Some(b) = list.iter().next() else {
-                self.lists[ply] = Some(list);
-                return -(WIN - (ply as i32 + 2));
-            };
-            self.lists[ply] = Some(list);
-            self.evals[ply] = self.evaluate();
-            self.board.make(b);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, qd + 1);
-            self.board.undo();
-            return v;
-        }
-        if self.straight_four_wins() {
-            self.lists[ply] = Some(list);
-            return WIN - (ply as i32 + 3);
-        }
-        let stand = self.static_eval(ply);
-        if stand >= beta
-            || qd >= QSEARCH_PLIES
-            || self.qnodes_left == 0
-            || self.board.count_at_least(me, Threat::Block4) == 0
-        {
-            self.lists[ply] = Some(list);
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        generate(&mut self.board, GenKind::Fours, &mut list);
-        // Fours that also make a three (or two) first.
-        for m in list.as_mut_slice() {
-            m.score = self.board.threat(m.pos, me) as i32;
-        }
-        list.sort();
-        let mut best = stand;
-        let narrow = self.shared.options.qsearch_narrow;
-        let prev = if narrow > 0 && qd > 0 {
-            let mv = self.board.moves();
-            mv.len().checked_sub(2).map_or(Pos::NONE, |i| mv[i])
-        } else {
-            Pos::NONE
-        };
-        let mut tried = 0;
-        for i in 0..list.len() {
-            if self.qnodes_left == 0 || (!prev.is_none() && tried >= narrow) {
-                break;
-            }
-            let p = list.as_slice()[i].pos;
-            if !prev.is_none() && !on_line_within(p, prev, 4) {
-                continue;
-            }
-            tried += 1;
-            self.qnodes_left -= 1;
-            self.board.make(p);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, qd + 1);
-            self.board.undo();
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.lists[ply] = Some(list);
-        best
     }
 
     /// The raw static evaluation for the side to move.
@@ -1483,12 +1156,6 @@ fn side_weights(o: &Options, root: Color) -> [crate::eval::EvalWeights; 2] {
         scale(&mut black.pattern);
     }
     w
-}
-
-/// Are `a` and `b` on one line (row, column or diagonal) at most `n` cells apart?
-fn on_line_within(a: Pos, b: Pos, n: usize) -> bool {
-    let (dx, dy) = (a.x().abs_diff(b.x()), a.y().abs_diff(b.y()));
-    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= n
 }
 
 /// Must the side to move answer an open three (the opponent has a straight-four point and

@@ -177,8 +177,9 @@ fn finds_long_forced_wins() {
     assert!(found >= 13, "{found} of {}", rows.len());
 }
 
-/// The search shapes behind options (fractional reductions, the extension of replies to
-/// fours, deep reductions, singular extension, smaller caps at nodes that do not improve)
+/// The search shapes behind options (singular extension on and off, the extension of replies
+/// to fours, pruning by the static evaluation instead of the table score, evaluation-sorted
+/// children, white caution, the hand-set weights, the smaller caps without `caps_on_board`)
 /// keep the tactics: at least 90% of VCF wins found (100,000 nodes) and of VCF threats
 /// defended (20,000 nodes) on samples of the suites, and the same move and node count on a
 /// second run.
@@ -193,16 +194,10 @@ fn search_options_keep_tactics() {
     assert!(wins.len() >= 20 && defends.len() >= 20);
     for set in [
         &[("se", 0)][..],
-        &[("lmrf", 1)],
         &[("fext", 130)],
-        &[("lmrd", 100)],
         &[("se", 3)],
-        &[("capimp", 60)],
-        &[("se", 3), ("fext", 130), ("lmrf", 1)],
+        &[("se", 3), ("fext", 130)],
         &[("tteval", 0)],
-        &[("fhr", 100), ("cutr", 100)],
-        &[("se2", 100)],
-        &[("cm", 700)],
         &[("evs", 6)],
         &[("wcaut", 130)],
         &[("hand", 3)],
