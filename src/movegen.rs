@@ -20,7 +20,7 @@ impl ScoredMove {
     /// The sort key of [`MoveList::sort`]: one integer (score above, position below,
     /// inverted so that the larger key comes first in both), a single compare instead of two.
     #[inline(always)]
-    fn order_key(&self) -> std::cmp::Reverse<i64> {
+    pub(crate) fn order_key(&self) -> std::cmp::Reverse<i64> {
         std::cmp::Reverse(((self.score as i64) << 16) | (u16::MAX - self.pos.0) as i64)
     }
 }

@@ -950,7 +950,7 @@ impl<'a> Searcher<'a> {
                 if best > -MATE_BOUND {
                     break;
                 }
-                if i == cap {
+                if i == cap && !eval_sorted {
                     list.sort_from(cap);
                 }
             }

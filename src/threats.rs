@@ -5,7 +5,7 @@
 //! proven: every defender reply is tried.
 
 use crate::board::Board;
-use crate::movegen::{five_point, three_defences, MoveList};
+use crate::movegen::{five_point, three_defences, MoveList, ScoredMove};
 use crate::threat::Threat;
 use crate::types::{Color, Pos};
 use ahash::AHashMap;
@@ -415,9 +415,8 @@ fn attack_moves<const N: usize>(
     };
     let mut left = b.count_at_least(a, least);
     let mut n = 0;
-    // Sort keys: class, then ordering score, then the position inverted (so that, largest
-    // first, ties go to the lower position).
-    let mut keys = [0u64; N];
+    // Ranked by class, then ordering score, ties by position (the move lists' order).
+    let mut scored = [ScoredMove::default(); N];
     for &p in b.cells() {
         if left == 0 || n == N {
             break;
@@ -429,21 +428,18 @@ fn attack_moves<const N: usize>(
             continue;
         }
         left -= 1;
-        let score =
-            (t as u64) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1) as u64;
-        keys[n] = score << 16 | (u16::MAX - p.0) as u64;
+        let score = (t as i32) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1);
+        scored[n] = ScoredMove { pos: p, score };
         n += 1;
     }
-    let keys = &mut keys[..n];
-    keys.sort_unstable_by(|x, y| y.cmp(x));
-    let check_forbid = a == Color::Black && b.rule().has_forbidden();
+    let scored = &mut scored[..n];
+    scored.sort_unstable_by_key(ScoredMove::order_key);
     let mut k = 0;
-    for &key in keys.iter() {
-        let p = Pos(u16::MAX - key as u16);
-        if check_forbid && b.is_forbidden(p) {
+    for m in scored.iter() {
+        if a == Color::Black && b.is_forbidden(m.pos) {
             continue;
         }
-        out[k] = p;
+        out[k] = m.pos;
         k += 1;
     }
     k
