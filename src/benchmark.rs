@@ -61,23 +61,17 @@ pub struct BenchResult {
     pub score: i32,
 }
 
-/// Searches every position to `depth` with `threads` and `hash_mb`, calling `each` after
+/// Searches every position to `depth` with `config` (threads, hash size, search options), calling `each` after
 /// each position. Each position starts from a cleared table so the result does not depend
 /// on the order.
 pub fn run(
     depth: i32,
-    threads: usize,
-    hash_mb: usize,
+    config: &Config,
     each: &mut dyn FnMut(usize, &BenchResult),
 ) -> Vec<BenchResult> {
     let mut out = Vec::new();
     for (i, pos) in positions().into_iter().enumerate() {
-        let config = Config {
-            threads,
-            hash_mb,
-            ..Config::default()
-        };
-        let mut e = Engine::with_config(15, pos.rule, config).expect("15x15 is supported");
+        let mut e = Engine::with_config(15, pos.rule, config.clone()).expect("15x15 is supported");
         e.set_position(&pos.moves).expect("bench position is legal");
         let o = e.think(Level::Depth(depth), &Limits::default(), &mut |_| {});
         let r = BenchResult {

@@ -1,25 +1,45 @@
 //! `bench`: searches the fixed position set to a fixed depth and prints nodes, time, nodes
 //! per second and the node-count signature.
 //!
-//! Usage: `bench [--depth D] [--threads T] [--hash MB]`
+//! Usage: `bench [--depth D] [--threads T] [--hash MB] [--set key=value]...` (`--set` takes
+//! the search options of `pbrain-wuzi --set`; any of them changes the signature).
 
 use std::time::Duration;
 use wuzi::benchmark;
+use wuzi::engine::Config;
 
 fn main() {
+    const USAGE: &str = "usage: bench [--depth D] [--threads T] [--hash MB] [--set key=value]...";
     let mut depth = 14;
-    let mut threads = 1;
-    let mut hash = 16;
+    let mut config = Config {
+        threads: 1,
+        hash_mb: 16,
+        ..Config::default()
+    };
+    let mut sets = Vec::new();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
         let val = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
         match (args[i].as_str(), val) {
             ("--depth", Some(v)) => depth = v as i32,
-            ("--threads", Some(v)) => threads = v.max(1),
-            ("--hash", Some(v)) => hash = v.max(1),
+            ("--threads", Some(v)) => config.threads = v.max(1),
+            ("--hash", Some(v)) => config.hash_mb = v.max(1),
+            ("--set", _) => {
+                let kv = args.get(i + 1).map_or("", |s| s.as_str());
+                let set = kv
+                    .split_once('=')
+                    .and_then(|(k, v)| Some((k, v.parse::<i64>().ok()?)))
+                    .ok_or_else(|| format!("--set '{kv}': expected key=integer"))
+                    .and_then(|(k, v)| config.search.set(k, v));
+                if let Err(e) = set {
+                    eprintln!("bench: {e}");
+                    std::process::exit(2);
+                }
+                sets.push(kv.to_string());
+            }
             ("-h" | "--help", _) => {
-                println!("usage: bench [--depth D] [--threads T] [--hash MB]");
+                println!("{USAGE}");
                 return;
             }
             (a, _) => {
@@ -29,12 +49,21 @@ fn main() {
         }
         i += 2;
     }
-    println!("wuzi bench: depth {depth}, {threads} thread(s), {hash} MB hash");
+    println!(
+        "wuzi bench: depth {depth}, {} thread(s), {} MB hash{}",
+        config.threads,
+        config.hash_mb,
+        if sets.is_empty() {
+            String::new()
+        } else {
+            format!(", options {}", sets.join(" "))
+        }
+    );
     println!(
         "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",
         "#", "nodes", "ms", "nodes/s", "move", "score"
     );
-    let results = benchmark::run(depth, threads, hash, &mut |i, r| {
+    let results = benchmark::run(depth, &config, &mut |i, r| {
         println!(
             "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",
             i + 1,
