@@ -271,6 +271,18 @@ impl Options {
         }
         Ok(())
     }
+
+    /// Sets one option from its command-line form `key=value` (the `--set` of
+    /// `pbrain-wuzi`, `bench` and `solve`), with [`Options::set`].
+    pub fn set_pair(&mut self, kv: &str) -> Result<(), String> {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set {kv}: expected key=value"))?;
+        let v = v
+            .parse()
+            .map_err(|_| format!("--set {kv}: the value must be an integer"))?;
+        self.set(k, v)
+    }
 }
 
 /// State shared by all threads of one search.

@@ -27,12 +27,7 @@ fn main() {
             ("--hash", Some(v)) => config.hash_mb = v.max(1),
             ("--set", _) => {
                 let kv = args.get(i + 1).map_or("", |s| s.as_str());
-                let set = kv
-                    .split_once('=')
-                    .and_then(|(k, v)| Some((k, v.parse::<i64>().ok()?)))
-                    .ok_or_else(|| format!("--set '{kv}': expected key=integer"))
-                    .and_then(|(k, v)| config.search.set(k, v));
-                if let Err(e) = set {
+                if let Err(e) = config.search.set_pair(kv) {
                     eprintln!("bench: {e}");
                     std::process::exit(2);
                 }

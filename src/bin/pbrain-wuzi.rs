@@ -26,13 +26,7 @@ fn options_from_args() -> Result<Options, String> {
             ));
         }
         let kv = args.next().ok_or("--set needs key=value")?;
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("--set {kv}: expected key=value"))?;
-        let v: i64 = v
-            .parse()
-            .map_err(|_| format!("--set {kv}: the value must be an integer"))?;
-        opts.search.set(k, v)?;
+        opts.search.set_pair(&kv)?;
     }
     Ok(opts)
 }

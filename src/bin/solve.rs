@@ -24,7 +24,7 @@ struct Opts {
     ms: u64,
     nodes: Option<u64>,
     /// Search options for `--engine` (`--set key=value`, see `search::Options::set`).
-    sets: Vec<(String, i64)>,
+    search: wuzi::search::Options,
     depth: u8,
     every: usize,
     suite: Option<String>,
@@ -39,7 +39,7 @@ fn parse_args() -> Result<Opts, String> {
         size: 15,
         ms: 10_000,
         nodes: None,
-        sets: Vec::new(),
+        search: wuzi::search::Options::default(),
         depth: 120,
         every: 1,
         suite: None,
@@ -58,12 +58,7 @@ fn parse_args() -> Result<Opts, String> {
             "--size" => o.size = val("--size")?.parse().map_err(|_| "bad --size")?,
             "--ms" => o.ms = val("--ms")?.parse().map_err(|_| "bad --ms")?,
             "--nodes" => o.nodes = Some(val("--nodes")?.parse().map_err(|_| "bad --nodes")?),
-            "--set" => {
-                let v = val("--set")?;
-                let (k, n) = v.split_once('=').ok_or("--set wants key=value")?;
-                let n = n.parse().map_err(|_| format!("--set {k}: not a number"))?;
-                o.sets.push((k.to_string(), n));
-            }
+            "--set" => o.search.set_pair(&val("--set")?)?,
             "--every" => o.every = val("--every")?.parse().map_err(|_| "bad --every")?,
             "--depth" => o.depth = val("--depth")?.parse().map_err(|_| "bad --depth")?,
             "--suite" => o.suite = Some(val("--suite")?),
@@ -214,13 +209,10 @@ fn run_engine_suite(path: &str, o: &Opts) {
     let (mut good, mut total, mut hopeless) = (0, 0, 0);
     let mut times = Vec::new();
     for row in &rows {
-        let mut config = wuzi::engine::Config::default();
-        for (k, v) in &o.sets {
-            if let Err(err) = config.search.set(k, *v) {
-                eprintln!("{err}");
-                std::process::exit(2);
-            }
-        }
+        let config = wuzi::engine::Config {
+            search: o.search.clone(),
+            ..wuzi::engine::Config::default()
+        };
         let mut e = match Engine::with_config(15, row.rule, config) {
             Ok(e) => e,
             Err(err) => {
