@@ -61,9 +61,9 @@ pub struct BenchResult {
     pub score: i32,
 }
 
-/// Searches every position to `depth` with `config` (threads, hash size, search options), calling `each` after
-/// each position. Each position starts from a cleared table so the result does not depend
-/// on the order.
+/// Searches every position to `depth` with `config` (threads, hash size, search options),
+/// calling `each` after each position. Each position starts from a cleared table so the
+/// result does not depend on the order.
 pub fn run(
     depth: i32,
     config: &Config,
