@@ -3,7 +3,7 @@
 //! the count of empty cells in each class, all updated incrementally by make and undone from
 //! a per-ply record.
 
-use crate::geometry::{Geometry, MARGIN};
+use crate::geometry::{Geometry, LINES, MARGIN};
 use crate::pattern::{self, LineRule, Pattern, Window, KEYS3, POW3, WINDOW};
 use crate::threat::{nibble, Threat, COMBINED, THREATS};
 use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
@@ -11,6 +11,7 @@ use crate::zobrist;
 use linekeys::{caro_edges, caro_key, KEY_ADD, KEY_SUB};
 
 mod check;
+mod lean;
 mod linekeys;
 
 /// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].
@@ -150,6 +151,17 @@ pub struct Board {
     /// Caro without the exact-five condition: a run of six or more can leave the eleven-cell
     /// window, and whether an opponent stone closes it beyond the window decides a five.
     caro_long: bool,
+    /// Lean-make masks ([`lean`]), `[side][dir][line]`: the empty cells that make a five,
+    /// and those that may make a four.
+    five_mask: [[[u32; LINES]; 4]; 2],
+    four_mask: [[[u32; LINES]; 4]; 2],
+    /// Per side and direction, the lines whose five (four) mask is not zero.
+    five_lines: [[u64; 4]; 2],
+    four_lines: [[u64; 4]; 2],
+    /// Per direction, the lines whose lean masks are out of date (a normal make touched them).
+    stale: [u64; 4],
+    /// Lean makes not yet undone.
+    lean: u32,
 }
 
 impl Board {
@@ -190,6 +202,12 @@ impl Board {
             ],
             caro: matches!(rule, Rule::Caro { .. }),
             caro_long: rule == Rule::Caro { exact: false },
+            five_mask: [[[0; LINES]; 4]; 2],
+            four_mask: [[[0; LINES]; 4]; 2],
+            five_lines: [[0; 4]; 2],
+            four_lines: [[0; 4]; 2],
+            stale: [0; 4],
+            lean: 0,
         };
         for &p in &geo.centre_out {
             b.cells[p.index()] = EMPTY;
@@ -383,6 +401,7 @@ impl Board {
 
     /// Recomputes every pattern, class and count from the line masks.
     fn rebuild_patterns(&mut self) {
+        self.stale = [(1 << LINES) - 1; 4];
         self.counts = [[0; THREATS]; 2];
         self.pcounts = [[0; 16]; 2];
         self.vsum = [[0; 2]; 2];
@@ -508,6 +527,7 @@ impl Board {
     /// move list (used by make, and by the forbidden-point test to try a stone). Undone by
     /// [`Board::unplace`].
     pub(crate) fn place(&mut self, p: Pos, s: Color) {
+        debug_assert_eq!(self.lean, 0, "a normal make among lean ones");
         let c = p.index();
         self.undo.push(UndoRec {
             pos: p,
@@ -546,6 +566,7 @@ impl Board {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
             self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
+            self.stale[d] |= 1 << l;
             if self.caro {
                 self.update_line(p, d, l, i);
             } else {
@@ -595,6 +616,7 @@ impl Board {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
             self.lines[s][d][l] &= !(1 << (i as u32 + MARGIN));
+            self.stale[d] |= 1 << l;
             if !self.caro {
                 self.add_key_digits(d, l, i, &KEY_SUB[s]);
             }

@@ -23,6 +23,10 @@ pub struct Geometry {
     /// Every on-board cell, centre first, then by distance from the centre: the order in
     /// which move generation visits cells (centre-out), with ties broken by index.
     pub centre_out: Vec<Pos>,
+    /// `start[d][line]`: the cell at place 0 of the line (place `i` is `i` steps along `d`).
+    pub start: [[Pos; LINES]; 4],
+    /// `rank[cell]`: the cell's place in `centre_out`.
+    pub rank: [u16; CELLS],
 }
 
 impl Geometry {
@@ -34,6 +38,8 @@ impl Geometry {
             len: [[0; LINES]; 4],
             wall: [[u32::MAX; LINES]; 4],
             centre_out: Vec::new(),
+            start: [[Pos::NONE; LINES]; 4],
+            rank: [u16::MAX; CELLS],
         };
         for y in 0..n {
             for x in 0..n {
@@ -50,6 +56,9 @@ impl Geometry {
                     g.idx[d][p] = i as u8;
                     g.len[d][l] = len as u8;
                     g.wall[d][l] = !(((1u32 << len) - 1) << MARGIN);
+                    if i == 0 {
+                        g.start[d][l] = Pos(p as u16);
+                    }
                 }
             }
         }
@@ -64,6 +73,9 @@ impl Geometry {
             )
         };
         cells.sort_by_key(key);
+        for (r, p) in cells.iter().enumerate() {
+            g.rank[p.index()] = r as u16;
+        }
         g.centre_out = cells;
         g
     }

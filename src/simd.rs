@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::eval::{EvalWeights, OrderWeights};
 use crate::movegen::ScoredMove;
 use crate::threat::THREATS;
-use crate::types::{Color, Dir};
+use crate::types::Color;
 
 /// Which implementation runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,12 +37,24 @@ pub fn move_score_scalar(
     side: Color,
     w: &OrderWeights,
 ) -> i32 {
-    let own = board.threat(p, side) as usize;
-    let opp = board.threat(p, !side) as usize;
-    let mut s = w.attack[own] + w.defend[opp];
-    for d in Dir::ALL {
-        s += w.own[board.pattern(p, side, d) as usize] as i32;
-        s += w.opp[board.pattern(p, !side, d) as usize] as i32;
+    let c = p.index();
+    move_score_packed(board.pattern_plane()[c], board.threat_plane()[c], side, w)
+}
+
+/// [`move_score_scalar`] of a cell given its packed line patterns and classes (both sides,
+/// black first), as a lean threat search reads them.
+#[inline(always)]
+pub fn move_score_packed(
+    pat: [u16; 2],
+    threat: [crate::threat::Threat; 2],
+    side: Color,
+    w: &OrderWeights,
+) -> i32 {
+    let (me, them) = (side.index(), (!side).index());
+    let mut s = w.attack[threat[me] as usize] + w.defend[threat[them] as usize];
+    for d in 0..4 {
+        s += w.own[((pat[me] >> (4 * d)) & 15) as usize] as i32;
+        s += w.opp[((pat[them] >> (4 * d)) & 15) as usize] as i32;
     }
     s
 }

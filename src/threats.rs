@@ -130,11 +130,26 @@ impl Solver {
         Ok(())
     }
 
-    /// Does the side to move win by continuous fours?
+    /// Does the side to move win by continuous fours? Under freestyle the search makes lean
+    /// moves ([`Board::lean_make`]); it visits the same nodes in the same order as with full
+    /// moves, and proves the same wins with lines of the same length.
     pub fn vcf(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
+        self.vcf_with(board, limits, board.lean_rule())
+    }
+
+    /// [`Solver::vcf`], with lean moves or not (tests compare the two).
+    #[doc(hidden)]
+    pub fn vcf_with(&mut self, board: &mut Board, limits: &SolveLimits, lean: bool) -> Proof {
         self.start(limits);
         let mut line = Vec::new();
-        let r = self.vcf_node(board, limits.depth, &mut line);
+        let r = if lean && board.lean_rule() {
+            board.lean_begin();
+            let r = self.vcf_lean(board, limits.depth, &mut line);
+            board.lean_end();
+            r
+        } else {
+            self.vcf_node(board, limits.depth, &mut line)
+        };
         finish(r, line)
     }
 
@@ -189,6 +204,66 @@ impl Solver {
         }
         self.vcf_tt.insert(key, Entry { win: won, depth });
         Ok(won)
+    }
+
+    /// [`Solver::vcf_node`] on lean moves (freestyle: no forbidden points).
+    fn vcf_lean(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+        self.tick()?;
+        let a = b.to_move();
+        if b.lean_has_five(a) {
+            line.push(b.lean_fives(a).1);
+            return Ok(true);
+        }
+        if depth == 0 {
+            return Ok(false);
+        }
+        let key = b.hash();
+        if let Some(e) = self.vcf_tt.get(&key) {
+            if !e.win && e.depth >= depth {
+                return Ok(false);
+            }
+        }
+        let mut moves = [Pos::NONE; 64];
+        let n = lean_four_moves(b, a, &mut moves);
+        let mut won = false;
+        for &p in &moves[..n] {
+            b.lean_make(p);
+            let r = self.after_four_lean(b, depth, line);
+            b.lean_undo();
+            if r? {
+                line.push(p);
+                won = true;
+                break;
+            }
+        }
+        self.vcf_tt.insert(key, Entry { win: won, depth });
+        Ok(won)
+    }
+
+    /// [`Solver::after_four`] on lean moves.
+    fn after_four_lean(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+        let d = b.to_move();
+        let a = !d;
+        if b.lean_has_five(d) {
+            return Ok(false);
+        }
+        let q = match b.lean_fives(a) {
+            (0, _, _) => return Ok(false),
+            (1, q, _) => q,
+            (_, q1, q2) => {
+                line.push(q2);
+                line.push(q1);
+                return Ok(true);
+            }
+        };
+        b.lean_make(q);
+        let r = self.vcf_lean(b, depth - 1, line);
+        b.lean_undo();
+        if r? {
+            line.push(q);
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// The attacker has just made a four (`b` has the defender to move). Plays the forced
@@ -397,6 +472,46 @@ fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
     cells.iter().copied().find(|&p| {
         b.threat(p, side) == Threat::Flex4 && !(side == Color::Black && b.is_forbidden(p))
     })
+}
+
+/// [`attack_moves`] with `fours_only` on lean moves: the same moves in the same order. The
+/// four masks give a superset of the cells; the classes, read through the table keys, pick
+/// the fours. When more than `N` qualify, the `N` first centre-out are kept, as the scan of
+/// [`attack_moves`] keeps them.
+fn lean_four_moves<const N: usize>(b: &Board, a: Color, out: &mut [Pos; N]) -> usize {
+    let w = crate::eval::OrderWeights::for_rule(b.rule());
+    let rank = &b.geometry().rank;
+    let mut scored = [ScoredMove::default(); N];
+    let mut n = 0;
+    b.lean_four_cells(a, |p| {
+        let (pat, t) = b.lean_cell(p);
+        if t[a.index()] < Threat::Block4 {
+            return;
+        }
+        let score = crate::simd::move_score_packed(pat, t, a, w).clamp(0, (1 << 20) - 1);
+        let m = ScoredMove {
+            pos: p,
+            score: (t[a.index()] as i32) << 20 | score,
+        };
+        if n < N {
+            scored[n] = m;
+            n += 1;
+        } else {
+            // Full: keep the N first centre-out (rare; linear).
+            let worst = (0..N)
+                .max_by_key(|&k| rank[scored[k].pos.index()])
+                .unwrap_or(0);
+            if rank[p.index()] < rank[scored[worst].pos.index()] {
+                scored[worst] = m;
+            }
+        }
+    });
+    let scored = &mut scored[..n];
+    scored.sort_unstable_by_key(ScoredMove::order_key);
+    for (o, m) in out.iter_mut().zip(scored.iter()) {
+        *o = m.pos;
+    }
+    n
 }
 
 /// The attacker's threat moves: fours (and, unless `fours_only`, open threes), strongest

@@ -116,3 +116,48 @@ fn renju_vcf_full() {
 fn freestyle_no_vcf_full() {
     check_no_vcf(&suite("tactics/freestyle_no_vcf.tsv"));
 }
+
+/// The lean VCF (freestyle) visits the same nodes as the VCF on full moves and proves the
+/// same wins with lines as long: on the freestyle suites, for both sides, with the leaf
+/// search's small budget (where the budget cut must fall on the same node) and a large one.
+#[test]
+fn lean_vcf_matches_full_moves() {
+    let mut rows = Vec::new();
+    for s in ["vcf", "no_vcf", "defend_vcf", "win"] {
+        rows.extend(sample(suite(&format!("tactics/freestyle_{s}.tsv")), 24));
+    }
+    let (mut wins, mut cut) = (0, 0);
+    for row in &rows {
+        let mut b = row.board().unwrap();
+        for pass in [false, true] {
+            if pass {
+                b.make_pass();
+            }
+            for nodes in [200, 20_000] {
+                let lim = SolveLimits {
+                    depth: 40,
+                    nodes,
+                    ..SolveLimits::default()
+                };
+                let (mut full, mut lean) = (Solver::new(), Solver::new());
+                let a = full.vcf_with(&mut b, &lim, false);
+                let l = lean.vcf_with(&mut b, &lim, true);
+                let id = format!("{} pass {pass} nodes {nodes}", row.id);
+                assert_eq!(full.nodes(), lean.nodes(), "{id}: nodes");
+                match (&a, &l) {
+                    (Proof::Win(x), Proof::Win(y)) => {
+                        assert_eq!(x.len(), y.len(), "{id}: line length");
+                        check_line(&mut b.clone(), y, &id);
+                        wins += 1;
+                    }
+                    _ => assert_eq!(a, l, "{id}"),
+                }
+                cut += (a == Proof::Unknown) as usize;
+            }
+        }
+    }
+    assert!(
+        wins > 50 && cut > 10,
+        "too few wins ({wins}) or cut searches ({cut})"
+    );
+}

@@ -62,6 +62,69 @@ impl Board {
         assert_eq!(self.pcounts, fresh.pcounts, "pattern counts diverged");
         assert_eq!(self.vsum, fresh.vsum, "combination value sums diverged");
         assert_eq!(self.psum, fresh.psum, "class pair sums diverged");
+        self.assert_lean_masks();
+    }
+
+    /// The lean masks: every line that is not stale holds what its line masks give, and
+    /// under freestyle those masks agree with the classes (recomputed from the cells above):
+    /// five points are the cells of class five, four cells those of class four and up.
+    fn assert_lean_masks(&self) {
+        let mut fresh = self.clone();
+        for d in 0..4 {
+            for l in 0..crate::geometry::LINES {
+                fresh.refresh_lean_line(d, l);
+            }
+        }
+        for d in 0..4 {
+            for l in 0..crate::geometry::LINES {
+                if self.stale[d] >> l & 1 == 0 {
+                    for s in 0..2 {
+                        assert_eq!(
+                            self.five_mask[s][d][l], fresh.five_mask[s][d][l],
+                            "five mask"
+                        );
+                        assert_eq!(
+                            self.four_mask[s][d][l], fresh.four_mask[s][d][l],
+                            "four mask"
+                        );
+                    }
+                }
+            }
+        }
+        if !self.lean_rule() {
+            return;
+        }
+        for &p in &self.geo.centre_out {
+            if self.cells[p.index()] != EMPTY {
+                continue;
+            }
+            for side in Color::ALL {
+                let (mut five, mut four) = (false, false);
+                for d in 0..4 {
+                    let l = self.geo.line[d][p.index()] as usize;
+                    let bit = 1 << (self.geo.idx[d][p.index()] as u32 + MARGIN);
+                    five |= fresh.five_mask[side.index()][d][l] & bit != 0;
+                    four |= fresh.four_mask[side.index()][d][l] & bit != 0;
+                }
+                let t = self.threat(p, side);
+                assert_eq!(five, t == Threat::Five, "five mask of {p} for {side}");
+                assert_eq!(four, t.is_four(), "four mask of {p} for {side} ({t:?})");
+            }
+        }
+    }
+
+    /// Both sides' packed line patterns of the empty cell `p`, from windows read off the
+    /// cell array.
+    pub(super) fn cell_patterns_from_cells(&self, p: Pos) -> [u16; 2] {
+        let mut packed = [0u16; 2];
+        for d in Dir::ALL {
+            for side in Color::ALL {
+                let w = self.cell_window(p, d, side);
+                let pt = pattern::lookup(self.tables[side.index()], w, self.caro);
+                packed[side.index()] |= (pt as u16) << (4 * d as usize);
+            }
+        }
+        packed
     }
 
     fn cell_window(&self, p: Pos, d: Dir, side: Color) -> Window {

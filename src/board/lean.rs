@@ -1,0 +1,221 @@
+//! Lean moves for the four-only threat search under freestyle. Per side and line the board
+//! keeps two slot masks computed from the line masks alone: the empty cells that make a five,
+//! and the empty cells that may make a four (some five-cell window through the cell holds
+//! three stones of the side and nothing of the other). A lean make moves only the stones, the
+//! table keys, the hash and those masks: the cell patterns, classes and counts keep the value
+//! they had before the first lean make, and are right again once every lean make is undone.
+//! Normal makes only mark their lines stale, and [`Board::lean_begin`] refreshes those.
+
+use super::linekeys::{KEY_ADD, KEY_SUB};
+use super::{Board, EMPTY};
+use crate::geometry::MARGIN;
+use crate::threat::{Threat, COMBINED};
+use crate::types::{Color, Dir, Pos, Rule, CELLS};
+use crate::zobrist;
+
+/// The five and four masks of one side's line: `own` its stones, `blocked` the other side's
+/// stones and the wall. Bit `MARGIN + i` stands for cell `i`, as in the line masks.
+#[inline(always)]
+pub(super) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
+    let empty = !(own | blocked);
+    // Window `t` covers bits t..t+4: clean when none of them is blocked. The top five bits
+    // are always wall, so the zeros the shifts bring in never make a clean window.
+    let dirty = blocked | blocked >> 1 | blocked >> 2 | blocked >> 3 | blocked >> 4;
+    // The own stones of window t as a bit-sliced sum: s2 + 2 * (c1 + c2).
+    let (a0, a1, a2, a3, a4) = (own, own >> 1, own >> 2, own >> 3, own >> 4);
+    let s1 = a0 ^ a1 ^ a2;
+    let c1 = (a0 & a1) | (a2 & (a0 ^ a1));
+    let s2 = s1 ^ a3 ^ a4;
+    let c2 = (s1 & a3) | (a4 & (s1 ^ a3));
+    let four = c1 & c2 & !dirty;
+    let three = ((c1 & c2) | ((c1 | c2) & s2)) & !dirty;
+    let spread = |w: u32| w | w << 1 | w << 2 | w << 3 | w << 4;
+    (spread(four) & empty, spread(three) & empty)
+}
+
+impl Board {
+    /// Does this board's rule allow lean moves? Freestyle only: there a five-cell window
+    /// decides fives and fours alone (no overline or forbidden-point exceptions).
+    #[inline(always)]
+    pub(crate) fn lean_rule(&self) -> bool {
+        self.rule == Rule::Freestyle
+    }
+
+    /// Brings the lean masks of every stale line up to date, before the first lean make.
+    pub(crate) fn lean_begin(&mut self) {
+        debug_assert!(self.lean_rule() && self.lean == 0);
+        for d in 0..4 {
+            let mut stale = self.stale[d];
+            while stale != 0 {
+                let l = stale.trailing_zeros() as usize;
+                stale &= stale - 1;
+                self.refresh_lean_line(d, l);
+            }
+            self.stale[d] = 0;
+        }
+    }
+
+    /// Ends a run of lean moves (all of them undone): debug builds recheck the whole board.
+    pub(crate) fn lean_end(&mut self) {
+        debug_assert_eq!(self.lean, 0, "lean moves left on the board");
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
+    }
+
+    /// Recomputes both sides' lean masks of line `l` along `d`.
+    #[inline(always)]
+    pub(super) fn refresh_lean_line(&mut self, d: usize, l: usize) {
+        let wall = self.geo.wall[d][l];
+        let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
+        let bit = 1u64 << l;
+        for (s, own, opp) in [(0, b, w), (1, w, b)] {
+            let (five, four) = line_threats(own, opp | wall);
+            self.five_mask[s][d][l] = five;
+            self.four_mask[s][d][l] = four;
+            let (fl, ol) = (&mut self.five_lines[s][d], &mut self.four_lines[s][d]);
+            *fl = if five != 0 { *fl | bit } else { *fl & !bit };
+            *ol = if four != 0 { *ol | bit } else { *ol & !bit };
+        }
+    }
+
+    /// A lean make of `p` for the side to move (see the module notes): stones, keys, hash,
+    /// move list and lean masks only.
+    pub(crate) fn lean_make(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p), "lean make on a non-empty point {p}");
+        let s = self.to_move;
+        let c = p.index();
+        self.cells[c] = s as u8 + 1;
+        let z = zobrist::keys();
+        self.hash ^= z.stone[s.index()][c] ^ z.side;
+        for d in 0..4 {
+            let l = self.geo.line[d][c] as usize;
+            let i = self.geo.idx[d][c] as usize;
+            self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
+            self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
+            self.refresh_lean_line(d, l);
+        }
+        self.moves.push(p);
+        self.stones += 1;
+        self.to_move = !s;
+        self.lean += 1;
+    }
+
+    /// Takes back the last lean make.
+    pub(crate) fn lean_undo(&mut self) {
+        debug_assert!(self.lean > 0, "lean undo without a lean make");
+        let p = self.moves.pop().unwrap_or(Pos::NONE);
+        let c = p.index() & (CELLS - 1);
+        let s = !self.to_move;
+        self.to_move = s;
+        self.cells[c] = EMPTY;
+        let z = zobrist::keys();
+        self.hash ^= z.stone[s.index()][c] ^ z.side;
+        for d in 0..4 {
+            let l = self.geo.line[d][c] as usize;
+            let i = self.geo.idx[d][c] as usize;
+            self.lines[s.index()][d][l] &= !(1 << (i as u32 + MARGIN));
+            self.add_key_digits(d, l, i, &KEY_SUB[s.index()]);
+            self.refresh_lean_line(d, l);
+        }
+        self.stones -= 1;
+        self.lean -= 1;
+    }
+
+    /// The cell at `slot` (bit of the line mask) of line `l` along `d`.
+    #[inline(always)]
+    fn slot_cell(&self, d: usize, l: usize, slot: u32) -> Pos {
+        let start = self.geo.start[d][l].0 as isize;
+        Pos((start + (slot - MARGIN) as isize * Dir::ALL[d].delta()) as u16)
+    }
+
+    /// Calls `f` on every cell of `side`'s masks of one kind (`fives` or the four masks),
+    /// once per line that holds it.
+    #[inline(always)]
+    fn each_mask_cell(&self, side: Color, fives: bool, mut f: impl FnMut(Pos) -> bool) {
+        let (masks, lines) = if fives {
+            (
+                &self.five_mask[side.index()],
+                &self.five_lines[side.index()],
+            )
+        } else {
+            (
+                &self.four_mask[side.index()],
+                &self.four_lines[side.index()],
+            )
+        };
+        for d in 0..4 {
+            let mut ls = lines[d];
+            while ls != 0 {
+                let l = ls.trailing_zeros() as usize;
+                ls &= ls - 1;
+                let mut m = masks[d][l];
+                while m != 0 {
+                    let slot = m.trailing_zeros();
+                    m &= m - 1;
+                    if !f(self.slot_cell(d, l, slot)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// In lean mode: has `side` a five point?
+    #[inline(always)]
+    pub(crate) fn lean_has_five(&self, side: Color) -> bool {
+        self.five_lines[side.index()].iter().any(|&m| m != 0)
+    }
+
+    /// In lean mode: how many distinct five points `side` has (counting stops at two), and
+    /// the first two found.
+    pub(crate) fn lean_fives(&self, side: Color) -> (u32, Pos, Pos) {
+        let (mut n, mut first, mut second) = (0, Pos::NONE, Pos::NONE);
+        self.each_mask_cell(side, true, |p| {
+            if n == 0 {
+                (n, first) = (1, p);
+            } else if p != first {
+                (n, second) = (2, p);
+            }
+            n < 2
+        });
+        (n, first, second)
+    }
+
+    /// In lean mode: every distinct cell that may make a four for `side` (a superset of the
+    /// cells of class [`Threat::Block4`] and up; five points included).
+    pub(crate) fn lean_four_cells(&self, side: Color, mut f: impl FnMut(Pos)) {
+        let mut seen = [0u64; CELLS / 64];
+        self.each_mask_cell(side, false, |p| {
+            let (w, b) = (p.index() / 64 % (CELLS / 64), p.index() % 64);
+            if seen[w] & 1 << b == 0 {
+                seen[w] |= 1 << b;
+                f(p);
+            }
+            true
+        });
+    }
+
+    /// In lean mode: both sides' packed line patterns and classes of the empty cell `p`,
+    /// read through its table keys (which lean makes keep).
+    pub(crate) fn lean_cell(&self, p: Pos) -> ([u16; 2], [Threat; 2]) {
+        let c = p.index();
+        let mut packed = [0u16; 2];
+        for d in 0..4 {
+            let l = self.geo.line[d][c] as usize;
+            let slot = self.geo.idx[d][c] as usize + MARGIN as usize;
+            let key = self.keys[d][l][slot];
+            packed[0] |= (self.tables[0][(key & 0xFFFF) as usize] as u16) << (4 * d);
+            packed[1] |= (self.tables[1][(key >> 16) as usize] as u16) << (4 * d);
+        }
+        debug_assert_eq!(
+            packed,
+            self.cell_patterns_from_cells(p),
+            "lean patterns of {p}"
+        );
+        let t = [
+            COMBINED[0][packed[0] as usize],
+            COMBINED[0][packed[1] as usize],
+        ];
+        (packed, t)
+    }
+}
