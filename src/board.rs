@@ -13,6 +13,7 @@ use linekeys::{caro_edges, caro_key, KEY_ADD, KEY_SUB};
 mod check;
 mod lean;
 mod linekeys;
+mod probe;
 
 /// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].
 /// Dead, overline, B1, F1, B2, F2, B3, F3, B4, F4, double four, five.

@@ -115,6 +115,38 @@ pub fn evaluate(board: &Board, w: &EvalWeights) -> i32 {
     }
 }
 
+/// [`evaluate`] of the position after the side to move plays `p` (for the other side, who
+/// is then to move), without making the move; `None` where the board cannot tell its counts
+/// ([`Board::has_counts_after`]) or the weights read the combination values as well.
+#[inline]
+pub fn evaluate_after(board: &Board, p: Pos, w: &EvalWeights) -> Option<i32> {
+    if !counts_decide(board, w) {
+        return None;
+    }
+    let (counts, pcounts) = board.counts_after(p);
+    Some(evaluate_counts(&counts, &pcounts, !board.to_move(), w))
+}
+
+/// Does [`evaluate`] on this board read only the class and pattern counts, and can the board
+/// tell the counts a move would leave? Then [`evaluate_counts`] of those counts is the
+/// evaluation after the move.
+#[inline(always)]
+pub fn counts_decide(board: &Board, w: &EvalWeights) -> bool {
+    board.has_counts_after() && !(w.cells && board.has_cell_values())
+}
+
+/// [`evaluate`] for `me` to move from given class and pattern counts (those of
+/// [`Board::counts_after`]), where [`counts_decide`].
+#[inline(always)]
+pub fn evaluate_counts(
+    counts: &[[u16; THREATS]; 2],
+    pcounts: &crate::board::PatternCounts,
+    me: Color,
+    w: &EvalWeights,
+) -> i32 {
+    crate::simd::eval_term_of(crate::simd::best(), counts, pcounts, me, w)
+}
+
 /// Ordering score of playing `p` for `side`: what it makes plus what it takes from the
 /// opponent, from the threat classes and the line patterns of the cell. Per threat class the
 /// mover makes there (the classes of [`OWN_THREAT`]).

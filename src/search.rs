@@ -322,6 +322,10 @@ pub struct Searcher<'a> {
     evals: [i32; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply.
     excluded: [Pos; MAX_PLY + 2],
+    /// The child a node is about to search, not yet made ([`Pending`]); the child takes it.
+    pending: Option<Pending>,
+    /// Per ply: has the node there made its pending move (its parent undoes it)?
+    made: [bool; MAX_PLY + 2],
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
     nodes: u64,
@@ -370,6 +374,8 @@ impl<'a> Searcher<'a> {
             history: Box::new([[0; CELLS]; 2]),
             evals: [0; MAX_PLY + 2],
             excluded: [Pos::NONE; MAX_PLY + 2],
+            pending: None,
+            made: [false; MAX_PLY + 2],
             partial_better: false,
             nodes: 0,
             flushed: 0,
@@ -655,7 +661,7 @@ impl<'a> Searcher<'a> {
         beta: i32,
         roots: &mut [(Pos, i32)],
     ) -> i32 {
-        self.static_eval(0);
+        self.static_eval(0, &None);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_i = 0;
@@ -802,12 +808,19 @@ impl<'a> Searcher<'a> {
     /// to move at this node; `depth` is in hundredths of a ply ([`ONE_PLY`]).
     fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, pv: bool) -> i32 {
         self.nodes += 1;
+        // The node's move may still be pending: until the steps below need the board, they
+        // read the counts and hash it would leave.
+        let mut pending = self.pending.take();
+        let (me, counts) = match &pending {
+            Some(pd) => (!self.board.to_move(), &pd.counts),
+            None => (self.board.to_move(), self.board.threat_counts()),
+        };
+        let facts = Facts::of(counts, me);
         // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
-        let opp_fives = match self.node_start(ply) {
+        let opp_fives = match self.node_start(ply, &facts) {
             Ok(n) => n,
             Err(score) => return score,
         };
-        let me = self.board.to_move();
         let opp = !me;
         // Mate-distance pruning.
         alpha = alpha.max(-(WIN - ply as i32));
@@ -816,21 +829,28 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         // 2. Our straight four (or double four) with no opponent four to answer: a win in 3.
-        if opp_fives == 0 && self.straight_four_wins() {
-            return WIN - (ply as i32 + 3);
+        if opp_fives == 0 && facts.flex4 {
+            let renju_black = me == Color::Black && self.board.rule().has_forbidden();
+            if !renju_black || {
+                self.materialize(&mut pending, ply);
+                self.has_legal_flex4()
+            } {
+                return WIN - (ply as i32 + 3);
+            }
         }
         if ply >= MAX_PLY - 2 {
+            self.materialize(&mut pending, ply);
             return self.evaluate();
         }
         // 3. Leaves: a short VCF check, then the static evaluation; not while the
         //    opponent's four forces our reply.
         if depth <= 0 && opp_fives == 0 {
-            return self.leaf(ply);
+            return self.leaf(ply, &mut pending, facts.four);
         }
         // Whole plies, for the tables indexed by depth.
         let plies = depth / ONE_PLY;
         // 4. Transposition table (depths stored in whole plies).
-        let key = self.board.hash();
+        let key = pending.as_ref().map_or(self.board.hash(), |pd| pd.hash);
         let mut tt_move = Pos::NONE;
         let excluded = self.excluded[ply];
         let tt_hit = self.shared.tt.probe(key);
@@ -847,7 +867,7 @@ impl<'a> Searcher<'a> {
             }
         }
         // 5. Reverse futility and razoring.
-        let mut static_eval = self.static_eval(ply);
+        let mut static_eval = self.static_eval(ply, &pending);
         if let Some(hit) = tt_hit.filter(|_| self.shared.options.tt_eval) {
             let s = Tt::from_tt(hit.score, ply);
             let closer = match hit.bound {
@@ -867,9 +887,11 @@ impl<'a> Searcher<'a> {
                 return e;
             }
             if plies < 5 && e + margin * plies <= alpha {
-                return self.leaf(ply);
+                return self.leaf(ply, &mut pending, facts.four);
             }
         }
+        // Everything below searches on from the board.
+        self.materialize(&mut pending, ply);
         // Singular extension of the table move.
         let mut tt_ext = 0;
         let se = self.shared.options.singular;
@@ -953,6 +975,8 @@ impl<'a> Searcher<'a> {
             list.sort_prefix(cap);
         }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
+        // Can the children start from the counts their move would leave?
+        let lazy = crate::eval::counts_decide(&self.board, &self.weights[opp.index()]);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
@@ -983,10 +1007,11 @@ impl<'a> Searcher<'a> {
                 }
             }
             let new_depth = new_depth + if p == tt_move { tt_ext } else { 0 };
-            self.board.make(p);
+            self.made[ply + 1] = false;
+            let mut counted = None;
             let mut score;
             if i == 0 {
-                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
+                score = -self.child(p, lazy, &mut counted, new_depth, -beta, -alpha, ply + 1, pv);
             } else {
                 // Late quiet moves are searched shallower first.
                 let r = if plies >= 3 && i >= 2 && quiet && !forced {
@@ -996,15 +1021,36 @@ impl<'a> Searcher<'a> {
                 } else {
                     0
                 };
-                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                let d = new_depth - r;
+                score = -self.child(p, lazy, &mut counted, d, -alpha - 1, -alpha, ply + 1, false);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    score = -self.child(
+                        p,
+                        lazy,
+                        &mut counted,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                    score = -self.child(
+                        p,
+                        lazy,
+                        &mut counted,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                    );
                 }
             }
-            self.board.undo();
+            if self.made[ply + 1] {
+                self.board.undo();
+            }
             if self.aborted {
                 self.lists[ply] = Some(list);
                 return 0;
@@ -1045,40 +1091,123 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Searches the child `p` of the node at `ply - 1`. Unless an earlier search of this
+    /// child made it (`made[ply]`), the move is left pending where the counts decide
+    /// (`lazy`; `counted` keeps them for the next search of the child): most children end in their first steps (a decided position, the table, a
+    /// leaf, futility), which the counts and hash the move would leave answer without
+    /// making it.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        p: Pos,
+        lazy: bool,
+        counted: &mut Option<Pending>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        if !self.made[ply] {
+            if lazy {
+                if counted.is_none() {
+                    let (counts, pcounts) = self.board.counts_after(p);
+                    let hash = self.board.hash_after(p);
+                    #[cfg(debug_assertions)]
+                    {
+                        self.board.make(p);
+                        let b = &self.board;
+                        assert!(
+                            (counts, pcounts, hash)
+                                == (*b.threat_counts(), *b.pattern_counts(), b.hash()),
+                            "counts and hash after {p}"
+                        );
+                        self.board.undo();
+                    }
+                    *counted = Some(Pending {
+                        p,
+                        counts,
+                        pcounts,
+                        hash,
+                    });
+                }
+                self.pending = *counted;
+            } else {
+                self.board.make(p);
+                self.made[ply] = true;
+            }
+        }
+        self.negamax(depth, alpha, beta, ply, pv)
+    }
+
+    /// Makes the node's pending move, if it has one.
+    #[inline]
+    fn materialize(&mut self, pending: &mut Option<Pending>, ply: usize) {
+        if let Some(pd) = pending.take() {
+            self.board.make(pd.p);
+            self.made[ply] = true;
+        }
+    }
+
     /// Adds to each move's ordering score a share of the static evaluation after it (the
     /// table move keeps its place) and sorts again.
     fn sort_by_eval(&mut self, list: &mut MoveList, tt_move: Pos) {
         let w = self.shared.options.eval_sort_weight;
+        let weights = &self.weights[(!self.board.to_move()).index()];
         for m in list.as_mut_slice() {
             if m.pos == tt_move {
                 continue;
             }
-            self.board.make(m.pos);
-            let v = -self.evaluate();
-            self.board.undo();
+            // The evaluation after the move, from the counts it would leave (a make and undo
+            // where the board cannot tell them).
+            let v = match crate::eval::evaluate_after(&self.board, m.pos, weights) {
+                Some(v) => {
+                    #[cfg(debug_assertions)]
+                    {
+                        self.board.make(m.pos);
+                        debug_assert_eq!(v, self.evaluate(), "evaluate_after {}", m.pos);
+                        self.board.undo();
+                    }
+                    -v
+                }
+                None => {
+                    self.board.make(m.pos);
+                    let v = -self.evaluate();
+                    self.board.undo();
+                    v
+                }
+            };
             m.score += v * w / 100;
         }
         list.sort();
     }
 
-    /// A leaf: our VCF if a short check finds one, else the static evaluation.
-    fn leaf(&mut self, ply: usize) -> i32 {
-        let me = self.board.to_move();
+    /// A leaf: our VCF if a short check finds one, else the static evaluation. `four`: can
+    /// the side to move make a four? A pending move stays pending through a lean VCF.
+    fn leaf(&mut self, ply: usize, pending: &mut Option<Pending>, four: bool) -> i32 {
         let budget = self.leaf_budget(ply);
-        if budget > 0 && self.board.count_at_least(me, Threat::Block4) > 0 {
+        if budget > 0 && four {
             let lim = SolveLimits {
                 depth: 40,
                 nodes: budget,
                 deadline: None,
                 stop: None,
             };
-            let r = self.solver.vcf(&mut self.board, &lim);
+            let r = match pending.as_ref().map(|pd| pd.p) {
+                Some(p) if self.board.lean_rule() => {
+                    self.solver.vcf_after(&mut self.board, p, &lim)
+                }
+                _ => {
+                    self.materialize(pending, ply);
+                    self.solver.vcf(&mut self.board, &lim)
+                }
+            };
             self.nodes += self.solver.nodes();
             if let Proof::Win(line) = r {
                 return WIN - (ply + line.len()) as i32;
             }
         }
-        self.static_eval(ply)
+        self.static_eval(ply, pending)
     }
 
     /// The node budget of a leaf's threat check: larger right below the root, where the
@@ -1095,8 +1224,15 @@ impl<'a> Searcher<'a> {
 
     /// The static evaluation at `ply` (averaged with the parent's under
     /// [`Options::avg_eval`]); records the raw value for the children.
-    fn static_eval(&mut self, ply: usize) -> i32 {
-        let raw = self.evaluate();
+    fn static_eval(&mut self, ply: usize, pending: &Option<Pending>) -> i32 {
+        let raw = match pending {
+            Some(pd) => {
+                let me = !self.board.to_move();
+                let w = &self.weights[me.index()];
+                crate::eval::evaluate_counts(&pd.counts, &pd.pcounts, me, w)
+            }
+            None => self.evaluate(),
+        };
         self.evals[ply] = raw;
         if self.shared.options.avg_eval && ply > 0 {
             (raw - self.evals[ply - 1]) / 2
@@ -1106,32 +1242,22 @@ impl<'a> Searcher<'a> {
     }
 
     /// The start of every search node: the deepest ply, the stop check (0 when stopping),
-    /// and the positions fives decide: our five point wins, two of the opponent's lose.
-    /// Otherwise the opponent's number of five points.
-    fn node_start(&mut self, ply: usize) -> Result<u16, i32> {
+    /// and the positions fives decide (`facts` of the node's counts): our five point wins,
+    /// two of the opponent's lose. Otherwise the opponent's number of five points.
+    fn node_start(&mut self, ply: usize, facts: &Facts) -> Result<u16, i32> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
         if self.should_stop() {
             return Err(0);
         }
-        let me = self.board.to_move();
-        if self.board.count(me, Threat::Five) > 0 {
+        if facts.five {
             return Err(WIN - (ply as i32 + 1));
         }
-        let opp_fives = self.board.count(!me, Threat::Five);
-        if opp_fives >= 2 {
+        if facts.opp_fives >= 2 {
             return Err(-(WIN - (ply as i32 + 2)));
         }
-        Ok(opp_fives)
-    }
-
-    /// With no opponent five point to answer: can the side to move make a straight four (a
-    /// legal one for renju black)? Then it wins in three plies.
-    fn straight_four_wins(&mut self) -> bool {
-        let me = self.board.to_move();
-        self.board.count(me, Threat::Flex4) > 0
-            && (me == Color::White || !self.board.rule().has_forbidden() || self.has_legal_flex4())
+        Ok(facts.opp_fives)
     }
 
     /// Renju black: is one of black's straight-four points legal?
@@ -1143,6 +1269,41 @@ impl<'a> Searcher<'a> {
             }
         }
         false
+    }
+}
+
+/// A child whose move is not made yet: the move, and the class and pattern counts and hash
+/// the board would have after it.
+#[derive(Copy, Clone)]
+struct Pending {
+    p: Pos,
+    counts: [[u16; crate::threat::THREATS]; 2],
+    pcounts: crate::board::PatternCounts,
+    hash: u64,
+}
+
+/// What a node's first steps read of the class counts, for the side to move `me`.
+struct Facts {
+    /// `me` has a five point.
+    five: bool,
+    /// The opponent's five points.
+    opp_fives: u16,
+    /// `me` has a straight-four point (or a double four).
+    flex4: bool,
+    /// `me` can make a four or better.
+    four: bool,
+}
+
+impl Facts {
+    #[inline(always)]
+    fn of(counts: &[[u16; crate::threat::THREATS]; 2], me: Color) -> Facts {
+        let (m, o) = (&counts[me.index()], &counts[(!me).index()]);
+        Facts {
+            five: m[Threat::Five as usize] > 0,
+            opp_fives: o[Threat::Five as usize],
+            flex4: m[Threat::Flex4 as usize] > 0,
+            four: m[Threat::Block4 as usize..].iter().any(|&c| c > 0),
+        }
     }
 }
 

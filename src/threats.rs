@@ -137,6 +137,20 @@ impl Solver {
         self.vcf_with(board, limits, board.lean_rule())
     }
 
+    /// [`Solver::vcf`] of the position after the side to move plays `p`, on lean moves
+    /// (where [`Board::lean_rule`]): the board itself does not change.
+    pub fn vcf_after(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
+        debug_assert!(board.lean_rule());
+        self.start(limits);
+        let mut line = Vec::new();
+        board.lean_begin();
+        board.lean_make(p);
+        let r = self.vcf_lean(board, limits.depth, &mut line);
+        board.lean_undo();
+        board.lean_end();
+        finish(r, line)
+    }
+
     /// [`Solver::vcf`], with lean moves or not (tests compare the two).
     #[doc(hidden)]
     pub fn vcf_with(&mut self, board: &mut Board, limits: &SolveLimits, lean: bool) -> Proof {
