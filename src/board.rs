@@ -15,6 +15,8 @@ mod lean;
 mod linekeys;
 mod probe;
 
+pub use probe::{After, CountWeights};
+
 /// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].
 /// Dead, overline, B1, F1, B2, F2, B3, F3, B4, F4, double four, five.
 pub const PATTERN_VALUE: [i32; 16] = [0, 0, 1, 3, 4, 12, 14, 36, 40, 90, 90, 150, 0, 0, 0, 0];
@@ -700,9 +702,9 @@ impl Board {
             let key = self.keys[d][l][slot];
             let q = (c as isize + (slot as isize - (i + MARGIN as usize) as isize) * step) as usize;
             let (kb, kw) = ((key & 0xFFFF) as usize, (key >> 16) as usize);
-            debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() == KEYS3);
+            debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() >= KEYS3);
             // SAFETY: a key is ten base-3 digits (own 1, blocked 2), so it is below
-            // KEYS3 = 3^10, the length of every non-caro table; the debug recomputation
+            // KEYS3 = 3^10, the keys of every non-caro table; the debug recomputation
             // checks every key against the cells after every make and undo.
             let ps = unsafe {
                 [

@@ -135,6 +135,22 @@ pub fn counts_decide(board: &Board, w: &EvalWeights) -> bool {
     board.has_counts_after() && !(w.cells && board.has_cell_values())
 }
 
+/// The weights that make [`Board::after`]'s change the change of [`evaluate`]'s count
+/// terms for `me` to move (the evaluation is linear in the counts).
+pub fn count_weights(w: &EvalWeights, me: Color) -> crate::board::CountWeights {
+    let mut cw = crate::board::CountWeights::default();
+    let (m, o) = (me.index(), (!me).index());
+    for t in 0..THREATS {
+        cw.class[m][t] = w.own[t] as i32;
+        cw.class[o][t] = -(w.opp[t] as i32);
+    }
+    for p in 0..16 {
+        cw.pattern[m][p] = w.pattern[p] as i32;
+        cw.pattern[o][p] = -(w.pattern_opp[p] as i32);
+    }
+    cw
+}
+
 /// [`evaluate`] for `me` to move from given class and pattern counts (those of
 /// [`Board::counts_after`]), where [`counts_decide`].
 #[inline(always)]

@@ -366,7 +366,7 @@ pub fn grade(w: Window, lr: LineRule, memo: &mut [u8]) -> Pattern {
 
 fn build(lr: LineRule) -> Vec<u8> {
     let mut memo = vec![0u8; KEYS4];
-    if lr.caro {
+    let mut t: Vec<u8> = if lr.caro {
         (0..KEYS4)
             .map(|k| {
                 let w = Window::from_key4(k);
@@ -379,8 +379,14 @@ fn build(lr: LineRule) -> Vec<u8> {
         (0..KEYS3)
             .map(|k| grade(Window::from_key3(k), lr, &mut memo) as u8)
             .collect()
-    }
+    };
+    // Padding: a four-byte read (a SIMD gather) at any key stays inside the table.
+    t.extend([0; TABLE_PAD]);
+    t
 }
+
+/// Zero bytes after the last key of every table.
+pub const TABLE_PAD: usize = 4;
 
 static TABLES: [OnceLock<Vec<u8>>; 5] = [
     OnceLock::new(),
@@ -390,7 +396,8 @@ static TABLES: [OnceLock<Vec<u8>>; 5] = [
     OnceLock::new(),
 ];
 
-/// The pattern table of a line rule, built on first use.
+/// The pattern table of a line rule, built on first use: one byte per key ([`KEYS3`] keys,
+/// [`KEYS4`] under caro), then [`TABLE_PAD`] zero bytes.
 pub fn table(lr: LineRule) -> &'static [u8] {
     TABLES[lr.table_slot()].get_or_init(|| build(lr))
 }

@@ -326,6 +326,8 @@ pub struct Searcher<'a> {
     pending: Option<Pending>,
     /// Per ply: has the node there made its pending move (its parent undoes it)?
     made: [bool; MAX_PLY + 2],
+    /// Per side to move, `weights` as weights of the board's counts, for pending moves.
+    count_weights: [crate::board::CountWeights; 2],
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
     nodes: u64,
@@ -364,6 +366,7 @@ impl<'a> Searcher<'a> {
             board.drop_cell_values();
         }
         let weights = side_weights(&shared.options, board.to_move());
+        let count_weights = Color::ALL.map(|c| crate::eval::count_weights(&weights[c.index()], c));
         Searcher {
             board,
             weights,
@@ -376,6 +379,7 @@ impl<'a> Searcher<'a> {
             excluded: [Pos::NONE; MAX_PLY + 2],
             pending: None,
             made: [false; MAX_PLY + 2],
+            count_weights,
             partial_better: false,
             nodes: 0,
             flushed: 0,
@@ -811,11 +815,13 @@ impl<'a> Searcher<'a> {
         // The node's move may still be pending: until the steps below need the board, they
         // read the counts and hash it would leave.
         let mut pending = self.pending.take();
-        let (me, counts) = match &pending {
-            Some(pd) => (!self.board.to_move(), &pd.counts),
-            None => (self.board.to_move(), self.board.threat_counts()),
+        let (me, facts) = match &pending {
+            Some(pd) => (!self.board.to_move(), pd.facts),
+            None => {
+                let me = self.board.to_move();
+                (me, Facts::of(self.board.threat_counts(), me))
+            }
         };
-        let facts = Facts::of(counts, me);
         // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
         let opp_fives = match self.node_start(ply, &facts) {
             Ok(n) => n,
@@ -1111,25 +1117,17 @@ impl<'a> Searcher<'a> {
         if !self.made[ply] {
             if lazy {
                 if counted.is_none() {
-                    let (counts, pcounts) = self.board.counts_after(p);
-                    let hash = self.board.hash_after(p);
+                    let pd = self.pending_child(p);
                     #[cfg(debug_assertions)]
                     {
                         self.board.make(p);
-                        let b = &self.board;
-                        assert!(
-                            (counts, pcounts, hash)
-                                == (*b.threat_counts(), *b.pattern_counts(), b.hash()),
-                            "counts and hash after {p}"
-                        );
+                        let me = self.board.to_move();
+                        let facts = Facts::of(self.board.threat_counts(), me);
+                        let made = (self.evaluate(), facts, self.board.hash());
+                        assert_eq!((pd.eval, pd.facts, pd.hash), made, "after {p}");
                         self.board.undo();
                     }
-                    *counted = Some(Pending {
-                        p,
-                        counts,
-                        pcounts,
-                        hash,
-                    });
+                    *counted = Some(pd);
                 }
                 self.pending = *counted;
             } else {
@@ -1138,6 +1136,28 @@ impl<'a> Searcher<'a> {
             }
         }
         self.negamax(depth, alpha, beta, ply, pv)
+    }
+
+    /// The child `p` as a pending move: its hash, raw static evaluation and deciding counts,
+    /// from what the move would change ([`Board::after`]).
+    fn pending_child(&self, p: Pos) -> Pending {
+        let b = &self.board;
+        let me = !b.to_move();
+        let (m, o) = (me.index(), (!me).index());
+        let w = &self.weights[m];
+        let a = b.after(p, &self.count_weights[m]);
+        let before = crate::eval::evaluate_counts(b.threat_counts(), b.pattern_counts(), me, w);
+        Pending {
+            p,
+            hash: b.hash_after(p),
+            eval: before + a.change,
+            facts: Facts {
+                five: a.fives[m] > 0,
+                opp_fives: a.fives[o],
+                flex4: a.flex4[m] > 0,
+                four: a.fours[m] > 0,
+            },
+        }
     }
 
     /// Makes the node's pending move, if it has one.
@@ -1226,11 +1246,7 @@ impl<'a> Searcher<'a> {
     /// [`Options::avg_eval`]); records the raw value for the children.
     fn static_eval(&mut self, ply: usize, pending: &Option<Pending>) -> i32 {
         let raw = match pending {
-            Some(pd) => {
-                let me = !self.board.to_move();
-                let w = &self.weights[me.index()];
-                crate::eval::evaluate_counts(&pd.counts, &pd.pcounts, me, w)
-            }
+            Some(pd) => pd.eval,
             None => self.evaluate(),
         };
         self.evals[ply] = raw;
@@ -1272,17 +1288,18 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// A child whose move is not made yet: the move, and the class and pattern counts and hash
-/// the board would have after it.
+/// A child whose move is not made yet: the move, and the hash, raw static evaluation and
+/// deciding counts of the position after it.
 #[derive(Copy, Clone)]
 struct Pending {
     p: Pos,
-    counts: [[u16; crate::threat::THREATS]; 2],
-    pcounts: crate::board::PatternCounts,
     hash: u64,
+    eval: i32,
+    facts: Facts,
 }
 
 /// What a node's first steps read of the class counts, for the side to move `me`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Facts {
     /// `me` has a five point.
     five: bool,

@@ -2,7 +2,7 @@
 
 use wuzi::pattern::reference::{classify, Cell};
 
-use wuzi::pattern::{lookup, table, LineRule, Window, KEYS3};
+use wuzi::pattern::{lookup, table, LineRule, Window, KEYS3, TABLE_PAD};
 use wuzi::types::{Color, Rule};
 
 fn cells_of(w: Window) -> Vec<Cell> {
@@ -30,7 +30,8 @@ fn base3_tables_match_reference_on_every_key() {
         LineRule::of(Rule::Renju, Color::Black),
     ] {
         let t = table(lr);
-        assert_eq!(t.len(), KEYS3);
+        assert_eq!(t.len(), KEYS3 + TABLE_PAD);
+        assert!(t[KEYS3..].iter().all(|&b| b == 0), "padding");
         for k in 0..KEYS3 {
             let w = Window::from_key3(k);
             assert_eq!(w.key3(), k);
