@@ -1115,6 +1115,8 @@ impl<'a> Searcher<'a> {
         pv: bool,
     ) -> i32 {
         if !self.made[ply] {
+            // The child probes the table first thing: start that load now.
+            self.shared.tt.prefetch(self.board.hash_after(p));
             if lazy {
                 if counted.is_none() {
                     let pd = self.pending_child(p);
