@@ -30,6 +30,26 @@ impl ScoredMove {
 pub struct MoveList {
     moves: [ScoredMove; MAX_MOVES],
     len: usize,
+    /// Scratch for sorting: the moves as plain integers in sort order ([`sort_word`]).
+    words: [u64; MAX_MOVES],
+}
+
+/// A move as one integer whose ascending order is the order of [`MoveList::sort`] (the
+/// [`ScoredMove::order_key`] reversed): primitive sorts beat sorts by a computed key.
+#[inline(always)]
+fn sort_word(m: &ScoredMove) -> u64 {
+    let key = ((m.score as i64) << 16) | (u16::MAX - m.pos.0) as i64;
+    !(key as u64 ^ 1 << 63)
+}
+
+/// The move of a [`sort_word`].
+#[inline(always)]
+fn from_sort_word(w: u64) -> ScoredMove {
+    let key = (!w ^ 1 << 63) as i64;
+    ScoredMove {
+        pos: Pos(u16::MAX - key as u16),
+        score: (key >> 16) as i32,
+    }
 }
 
 impl Default for MoveList {
@@ -37,6 +57,7 @@ impl Default for MoveList {
         MoveList {
             moves: [ScoredMove::default(); MAX_MOVES],
             len: 0,
+            words: [0; MAX_MOVES],
         }
     }
 }
@@ -96,8 +117,22 @@ impl MoveList {
     }
     /// Sorts by score, best first; ties by position so the order is total.
     pub fn sort(&mut self) {
-        self.as_mut_slice()
-            .sort_unstable_by_key(ScoredMove::order_key);
+        self.sorted(0, |w| w.sort_unstable());
+    }
+    /// Applies `op` to the moves from `from` on as sort words ([`sort_word`]).
+    #[inline(always)]
+    fn sorted(&mut self, from: usize, op: impl FnOnce(&mut [u64])) {
+        let (moves, words) = (
+            &mut self.moves[from..self.len],
+            &mut self.words[from..self.len],
+        );
+        for (w, m) in words.iter_mut().zip(moves.iter()) {
+            *w = sort_word(m);
+        }
+        op(words);
+        for (m, &w) in moves.iter_mut().zip(words.iter()) {
+            *m = from_sort_word(w);
+        }
     }
     /// Keeps the first `n` moves of the [`MoveList::sort`] order, in no particular order:
     /// the same set as a sort followed by a truncate, without sorting.
@@ -105,8 +140,9 @@ impl MoveList {
         if n == 0 {
             self.len = 0;
         } else if n < self.len {
-            self.as_mut_slice()
-                .select_nth_unstable_by_key(n - 1, ScoredMove::order_key);
+            self.sorted(0, |w| {
+                w.select_nth_unstable(n - 1);
+            });
             self.len = n;
         }
     }
@@ -118,9 +154,10 @@ impl MoveList {
             return;
         }
         if n < self.len {
-            self.as_mut_slice()
-                .select_nth_unstable_by_key(n - 1, ScoredMove::order_key);
-            self.moves[..n].sort_unstable_by_key(ScoredMove::order_key);
+            self.sorted(0, |w| {
+                w.select_nth_unstable(n - 1);
+                w[..n].sort_unstable();
+            });
         } else {
             self.sort();
         }
@@ -129,7 +166,7 @@ impl MoveList {
     /// then in [`MoveList::sort`] order).
     pub fn sort_from(&mut self, n: usize) {
         if n < self.len {
-            self.moves[n..self.len].sort_unstable_by_key(ScoredMove::order_key);
+            self.sorted(n, |w| w.sort_unstable());
         }
     }
 }
