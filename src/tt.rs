@@ -36,9 +36,81 @@ struct Bucket {
 /// Scores at least this far from zero are wins or losses with a distance.
 pub const MATE_BOUND: i32 = 29000;
 
+/// The buckets: zeroed memory aligned to 2 MB, which Linux is asked to back with huge pages
+/// (`madvise`). A probe is a random access into tens of megabytes, so with 4 KB pages
+/// nearly every probe also misses the TLB.
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+/// Alignment (and granule) of the bucket memory: one huge page.
+const HUGE: usize = 2 << 20;
+
+impl Buckets {
+    fn new(len: usize) -> Buckets {
+        let layout = Self::layout(len);
+        // SAFETY: the layout has a nonzero size (at least one bucket).
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        // The advice must come before the first write to the pages, which maps them.
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE {
+            // SAFETY: the range is this allocation; the advice changes no contents. Failure
+            // (no transparent huge pages) only leaves 4 KB pages.
+            unsafe {
+                libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
+            }
+        }
+        // SAFETY: the allocation holds `layout.size()` bytes; all-zero bytes are a valid
+        // bucket (atomic integers).
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        Buckets { ptr, len }
+    }
+
+    fn layout(len: usize) -> std::alloc::Layout {
+        let bytes = len * std::mem::size_of::<Bucket>();
+        let align = if bytes >= HUGE {
+            HUGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        std::alloc::Layout::from_size_align(bytes, align).expect("table size")
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` initialised buckets live at `ptr` until drop.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        // SAFETY: as in `deref`, and `&mut self` is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+// SAFETY: `Buckets` owns its memory like a `Box<[Bucket]>`, and buckets are atomics.
+unsafe impl Send for Buckets {}
+// SAFETY: as above: shared access only reads and writes atomics.
+unsafe impl Sync for Buckets {}
+
 /// The shared table.
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: AtomicU8,
 }
 
@@ -72,13 +144,8 @@ impl Tt {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
         let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n.max(1), || Bucket {
-            keys: Default::default(),
-            data: Default::default(),
-        });
         Tt {
-            buckets,
+            buckets: Buckets::new(n.max(1)),
             generation: AtomicU8::new(0),
         }
     }
@@ -90,7 +157,7 @@ impl Tt {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
+        for b in self.buckets.iter_mut() {
             for i in 0..4 {
                 *b.keys[i].get_mut() = 0;
                 *b.data[i].get_mut() = 0;
