@@ -145,7 +145,7 @@ impl Solver {
         let mut line = Vec::new();
         board.lean_begin();
         board.lean_make(p);
-        let r = self.vcf_lean(board, limits.depth, &mut line);
+        let r = self.vcf_node::<Lean>(board, limits.depth, &mut line);
         board.lean_undo();
         board.lean_end();
         finish(r, line)
@@ -158,11 +158,11 @@ impl Solver {
         let mut line = Vec::new();
         let r = if lean && board.lean_rule() {
             board.lean_begin();
-            let r = self.vcf_lean(board, limits.depth, &mut line);
+            let r = self.vcf_node::<Lean>(board, limits.depth, &mut line);
             board.lean_end();
             r
         } else {
-            self.vcf_node(board, limits.depth, &mut line)
+            self.vcf_node::<Full>(board, limits.depth, &mut line)
         };
         finish(r, line)
     }
@@ -184,11 +184,13 @@ impl Solver {
         proof
     }
 
-    fn vcf_node(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+    /// A VCF node, the attacker to move, on the moves of `M` (full or lean).
+    fn vcf_node<M: FourMoves>(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
         self.tick()?;
         let a = b.to_move();
-        if let Some(p) = five_point(b, a) {
-            line.push(p);
+        let (fives, first, _) = M::fives(b, a);
+        if fives > 0 {
+            line.push(first);
             return Ok(true);
         }
         if depth == 0 {
@@ -196,54 +198,19 @@ impl Solver {
         }
         let key = b.hash();
         if let Some(e) = self.vcf_tt.get(&key) {
-            if e.win {
-                // A stored win: re-derive the line cheaply by searching on (it is found again
-                // at once through the stored wins below).
-            } else if e.depth >= depth {
-                return Ok(false);
-            }
-        }
-        let mut moves = [Pos::NONE; 64];
-        let n = attack_moves(b, a, true, &mut moves);
-        let mut won = false;
-        for &p in &moves[..n] {
-            b.make(p);
-            let r = self.after_four(b, depth, line, Self::vcf_node);
-            b.undo();
-            if r? {
-                line.push(p);
-                won = true;
-                break;
-            }
-        }
-        self.vcf_tt.insert(key, Entry { win: won, depth });
-        Ok(won)
-    }
-
-    /// [`Solver::vcf_node`] on lean moves (freestyle: no forbidden points).
-    fn vcf_lean(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
-        self.tick()?;
-        let a = b.to_move();
-        if b.lean_has_five(a) {
-            line.push(b.lean_fives(a).1);
-            return Ok(true);
-        }
-        if depth == 0 {
-            return Ok(false);
-        }
-        let key = b.hash();
-        if let Some(e) = self.vcf_tt.get(&key) {
+            // A stored win is re-derived by searching on, to rebuild its line: it is found
+            // again at once through the stored wins below.
             if !e.win && e.depth >= depth {
                 return Ok(false);
             }
         }
         let mut moves = [Pos::NONE; 64];
-        let n = lean_four_moves(b, a, &mut moves);
+        let n = M::fours(b, a, &mut moves);
         let mut won = false;
         for &p in &moves[..n] {
-            b.lean_make(p);
-            let r = self.after_four_lean(b, depth, line);
-            b.lean_undo();
+            M::play(b, p);
+            let r = self.after_four::<M>(b, depth, line);
+            M::take_back(b);
             if r? {
                 line.push(p);
                 won = true;
@@ -254,14 +221,15 @@ impl Solver {
         Ok(won)
     }
 
-    /// [`Solver::after_four`] on lean moves.
-    fn after_four_lean(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+    /// The attacker has just made a four (`b` has the defender to move). Plays the forced
+    /// block and goes on with the attacker's next VCF node.
+    fn after_four<M: FourMoves>(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
         let d = b.to_move();
         let a = !d;
-        if b.lean_has_five(d) {
-            return Ok(false);
+        if M::fives(b, d).0 > 0 {
+            return Ok(false); // the defender completes its own five first
         }
-        let q = match b.lean_fives(a) {
+        let q = match M::fives(b, a) {
             (0, _, _) => return Ok(false),
             (1, q, _) => q,
             (_, q1, q2) => {
@@ -270,49 +238,15 @@ impl Solver {
                 return Ok(true);
             }
         };
-        b.lean_make(q);
-        let r = self.vcf_lean(b, depth - 1, line);
-        b.lean_undo();
-        if r? {
-            line.push(q);
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// The attacker has just made a four (`b` has the defender to move). Plays the forced
-    /// block and continues with `next` for the attacker.
-    fn after_four(
-        &mut self,
-        b: &mut Board,
-        depth: u8,
-        line: &mut Vec<Pos>,
-        next: fn(&mut Self, &mut Board, u8, &mut Vec<Pos>) -> Res,
-    ) -> Res {
-        let d = b.to_move();
-        let a = !d;
-        if b.count(d, Threat::Five) > 0 {
-            return Ok(false); // the defender completes its own five first
-        }
-        let fives = b.count(a, Threat::Five);
-        if fives >= 2 {
-            let (q1, q2) = two_fives(b, a);
-            line.push(q2);
-            line.push(q1);
-            return Ok(true);
-        }
-        let Some(q) = five_point(b, a) else {
-            return Ok(false);
-        };
         if d == Color::Black && b.is_forbidden(q) {
             // Black cannot block on a forbidden point: any reply, then the five.
             line.push(q);
             line.push(Pos::NONE);
             return Ok(true);
         }
-        b.make(q);
-        let r = next(self, b, depth - 1, line);
-        b.undo();
+        M::play(b, q);
+        let r = self.vcf_node::<M>(b, depth - 1, line);
+        M::take_back(b);
         if r? {
             line.push(q);
             return Ok(true);
@@ -443,6 +377,71 @@ impl Solver {
         }
         line.extend(first_line);
         Ok(true)
+    }
+}
+
+/// The moves and reads of a VCF: full moves on the board, or lean ones (freestyle).
+trait FourMoves {
+    fn play(b: &mut Board, p: Pos);
+    fn take_back(b: &mut Board);
+    /// How many five points `side` has (two at most), and the first two.
+    fn fives(b: &Board, side: Color) -> (u32, Pos, Pos);
+    /// The attacker's fours, strongest first ([`attack_moves`]).
+    fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize;
+}
+
+/// [`Board::make`] and the board's classes.
+struct Full;
+
+impl FourMoves for Full {
+    #[inline(always)]
+    fn play(b: &mut Board, p: Pos) {
+        b.make(p);
+    }
+    #[inline(always)]
+    fn take_back(b: &mut Board) {
+        b.undo();
+    }
+    #[inline(always)]
+    fn fives(b: &Board, side: Color) -> (u32, Pos, Pos) {
+        match b.count(side, Threat::Five) {
+            0 => (0, Pos::NONE, Pos::NONE),
+            1 => (1, five_point(b, side).unwrap_or(Pos::NONE), Pos::NONE),
+            _ => {
+                let (q1, q2) = two_fives(b, side);
+                (2, q1, q2)
+            }
+        }
+    }
+    #[inline(always)]
+    fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize {
+        attack_moves(b, side, true, out)
+    }
+}
+
+/// [`Board::lean_make`] and the lean masks.
+struct Lean;
+
+impl FourMoves for Lean {
+    #[inline(always)]
+    fn play(b: &mut Board, p: Pos) {
+        b.lean_make(p);
+    }
+    #[inline(always)]
+    fn take_back(b: &mut Board) {
+        b.lean_undo();
+    }
+    #[inline(always)]
+    fn fives(b: &Board, side: Color) -> (u32, Pos, Pos) {
+        if b.lean_has_five(side) {
+            b.lean_fives(side)
+        } else {
+            (0, Pos::NONE, Pos::NONE)
+        }
+    }
+    #[inline(always)]
+    fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize {
+        lean_four_moves(b, side, out)
     }
 }
 

@@ -199,6 +199,13 @@ impl Board {
                 _mm256_set1_epi32(0xFFFF),
             );
             let zero = _mm256_setzero_si256();
+            // The bytes at `base + idx` in the lanes of `mask` (0 in the others).
+            let bytes_at = |base: *const i32, idx: __m256i, mask: __m256i| {
+                _mm256_and_si256(
+                    _mm256_mask_i32gather_epi32::<1>(zero, base, idx, mask),
+                    byte,
+                )
+            };
             let (mut acc, mut tacc_b, mut tacc_w) = (zero, zero, zero);
             let (tab_b, tab_w) = (
                 self.tables[0].as_ptr() as *const i32,
@@ -243,24 +250,8 @@ impl Board {
                     ),
                     add8,
                 );
-                let to_b = _mm256_and_si256(
-                    _mm256_mask_i32gather_epi32::<1>(
-                        zero,
-                        tab_b,
-                        _mm256_and_si256(key, low16),
-                        valid,
-                    ),
-                    byte,
-                );
-                let to_w = _mm256_and_si256(
-                    _mm256_mask_i32gather_epi32::<1>(
-                        zero,
-                        tab_w,
-                        _mm256_srli_epi32::<16>(key),
-                        valid,
-                    ),
-                    byte,
-                );
+                let to_b = bytes_at(tab_b, _mm256_and_si256(key, low16), valid);
+                let to_w = bytes_at(tab_w, _mm256_srli_epi32::<16>(key), valid);
                 let step = Dir::ALL[d].delta() as i32;
                 let q = _mm256_add_epi32(
                     _mm256_set1_epi32(c as i32),
@@ -286,24 +277,8 @@ impl Board {
                 let was = _mm256_mask_i32gather_epi32::<2>(zero, thr_plane, q, changed);
                 let was_b = _mm256_and_si256(was, byte);
                 let was_w = _mm256_and_si256(_mm256_srli_epi32::<8>(was), byte);
-                let now_b = _mm256_and_si256(
-                    _mm256_mask_i32gather_epi32::<1>(
-                        zero,
-                        comb_b,
-                        _mm256_and_si256(new, low16),
-                        changed,
-                    ),
-                    byte,
-                );
-                let now_w = _mm256_and_si256(
-                    _mm256_mask_i32gather_epi32::<1>(
-                        zero,
-                        comb_w,
-                        _mm256_srli_epi32::<16>(new),
-                        changed,
-                    ),
-                    byte,
-                );
+                let now_b = bytes_at(comb_b, _mm256_and_si256(new, low16), changed);
+                let now_w = bytes_at(comb_w, _mm256_srli_epi32::<16>(new), changed);
                 let from_b = _mm256_and_si256(_mm256_srl_epi32(old, sh), nib);
                 let from_w = _mm256_and_si256(_mm256_srl_epi32(old, sh16), nib);
                 let gain = |t, to, from| _mm256_sub_epi32(lut(t, to), lut(t, from));
