@@ -131,14 +131,14 @@ impl Solver {
     }
 
     /// Does the side to move win by continuous fours? Under freestyle the search makes lean
-    /// moves ([`Board::lean_make`]); it visits the same nodes in the same order as with full
+    /// moves (`Board::lean_make`); it visits the same nodes in the same order as with full
     /// moves, and proves the same wins with lines of the same length.
     pub fn vcf(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.vcf_with(board, limits, board.lean_rule())
     }
 
     /// [`Solver::vcf`] of the position after the side to move plays `p`, on lean moves
-    /// (where [`Board::lean_rule`]): the board itself does not change.
+    /// (where `Board::lean_rule` holds): the board itself does not change.
     pub fn vcf_after(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
         debug_assert!(board.lean_rule());
         self.start(limits);

@@ -17,7 +17,7 @@ pub struct Zobrist {
     pub side: u64,
 }
 
-/// The process-wide keys (drawn once from `Xoshiro256PlusPlus` with [`SEED`]).
+/// The process-wide keys (drawn once from `Xoshiro256PlusPlus` with `SEED`).
 pub fn keys() -> &'static Zobrist {
     static KEYS: OnceLock<Box<Zobrist>> = OnceLock::new();
     KEYS.get_or_init(|| {
