@@ -388,6 +388,7 @@ impl Board {
 }
 
 /// [`TALLY`] in one 32-bit lane: five, straight four and four-or-better 10 bits apart.
+#[cfg(target_arch = "x86_64")]
 const TALLY32: [i32; 16] = {
     let mut v = [0i32; 16];
     let mut t = 0;
