@@ -701,18 +701,24 @@ impl Board {
             empty &= empty - 1;
             let key = self.keys[d][l][slot];
             let q = (c as isize + (slot as isize - (i + MARGIN as usize) as isize) * step) as usize;
-            let (kb, kw) = ((key & 0xFFFF) as usize, (key >> 16) as usize);
-            debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() >= KEYS3);
-            // SAFETY: a key is ten base-3 digits (own 1, blocked 2), so it is below
-            // KEYS3 = 3^10, the keys of every non-caro table; the debug recomputation
-            // checks every key against the cells after every make and undo.
-            let ps = unsafe {
-                [
-                    *self.tables[0].get_unchecked(kb),
-                    *self.tables[1].get_unchecked(kw),
-                ]
-            };
+            let ps = self.key_patterns(key);
             self.set_line_patterns(q, d, ps, forbid);
+        }
+    }
+
+    /// Both sides' line patterns of a packed non-caro table key (black's in the low half).
+    #[inline(always)]
+    fn key_patterns(&self, key: u32) -> [u8; 2] {
+        let (kb, kw) = ((key & 0xFFFF) as usize, (key >> 16) as usize);
+        debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() >= KEYS3);
+        // SAFETY: a key is ten base-3 digits (own 1, blocked 2), so it is below
+        // KEYS3 = 3^10, the keys of every non-caro table; the debug recomputation
+        // checks every key against the cells after every make and undo.
+        unsafe {
+            [
+                *self.tables[0].get_unchecked(kb),
+                *self.tables[1].get_unchecked(kw),
+            ]
         }
     }
 

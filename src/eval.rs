@@ -115,24 +115,12 @@ pub fn evaluate(board: &Board, w: &EvalWeights) -> i32 {
     }
 }
 
-/// [`evaluate`] of the position after the side to move plays `p` (for the other side, who
-/// is then to move), without making the move; `None` where the board cannot tell its counts
-/// ([`Board::has_counts_after`]) or the weights read the combination values as well.
-#[inline]
-pub fn evaluate_after(board: &Board, p: Pos, w: &EvalWeights) -> Option<i32> {
-    if !counts_decide(board, w) {
-        return None;
-    }
-    let (counts, pcounts) = board.counts_after(p);
-    Some(evaluate_counts(&counts, &pcounts, !board.to_move(), w))
-}
-
 /// Does [`evaluate`] on this board read only the class and pattern counts, and can the board
-/// tell the counts a move would leave? Then [`evaluate_counts`] of those counts is the
-/// evaluation after the move.
+/// tell what a move does to them ([`Board::after`])? Then the evaluation after a move is the
+/// count term now plus the change [`count_weights`] give it.
 #[inline(always)]
 pub fn counts_decide(board: &Board, w: &EvalWeights) -> bool {
-    board.has_counts_after() && !(w.cells && board.has_cell_values())
+    board.has_after() && !(w.cells && board.has_cell_values())
 }
 
 /// The weights that make [`Board::after`]'s change the change of [`evaluate`]'s count
@@ -149,18 +137,6 @@ pub fn count_weights(w: &EvalWeights, me: Color) -> crate::board::CountWeights {
         cw.pattern[o][p] = -(w.pattern_opp[p] as i32);
     }
     cw
-}
-
-/// [`evaluate`] for `me` to move from given class and pattern counts (those of
-/// [`Board::counts_after`]), where [`counts_decide`].
-#[inline(always)]
-pub fn evaluate_counts(
-    counts: &[[u16; THREATS]; 2],
-    pcounts: &crate::board::PatternCounts,
-    me: Color,
-    w: &EvalWeights,
-) -> i32 {
-    crate::simd::eval_term_of(crate::simd::best(), counts, pcounts, me, w)
 }
 
 /// Ordering score of playing `p` for `side`: what it makes plus what it takes from the

@@ -12,7 +12,8 @@
 //!   a fourth state: a 20-bit index (own bits, opponent bits; wall = both set).
 //!
 //! Both are built once at startup by [`grade`], a memoised recursion over bit masks, and are
-//! tested over the whole key space against [`reference`](mod@reference), a slow cell-array implementation.
+//! tested over the whole key space against [`reference`](mod@reference), a slow cell-array
+//! implementation.
 
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;

@@ -1099,9 +1099,9 @@ impl<'a> Searcher<'a> {
 
     /// Searches the child `p` of the node at `ply - 1`. Unless an earlier search of this
     /// child made it (`made[ply]`), the move is left pending where the counts decide
-    /// (`lazy`; `counted` keeps them for the next search of the child): most children end in their first steps (a decided position, the table, a
-    /// leaf, futility), which the counts and hash the move would leave answer without
-    /// making it.
+    /// (`lazy`; `counted` keeps them for the next search of the child): most children end in
+    /// their first steps (a decided position, the table, a leaf, futility), which the counts
+    /// and hash the move would leave answer without making it.
     #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
@@ -1119,17 +1119,7 @@ impl<'a> Searcher<'a> {
             self.shared.tt.prefetch(self.board.hash_after(p));
             if lazy {
                 if counted.is_none() {
-                    let pd = self.pending_child(p);
-                    #[cfg(debug_assertions)]
-                    {
-                        self.board.make(p);
-                        let me = self.board.to_move();
-                        let facts = Facts::of(self.board.threat_counts(), me);
-                        let made = (self.evaluate(), facts, self.board.hash());
-                        assert_eq!((pd.eval, pd.facts, pd.hash), made, "after {p}");
-                        self.board.undo();
-                    }
-                    *counted = Some(pd);
+                    *counted = Some(self.pending_child(p));
                 }
                 self.pending = *counted;
             } else {
@@ -1141,25 +1131,35 @@ impl<'a> Searcher<'a> {
     }
 
     /// The child `p` as a pending move: its hash, raw static evaluation and deciding counts,
-    /// from what the move would change ([`Board::after`]).
-    fn pending_child(&self, p: Pos) -> Pending {
+    /// from what the move would change ([`Board::after`]). Only where
+    /// [`crate::eval::counts_decide`] for the child's weights. Debug builds make the move
+    /// once and compare.
+    fn pending_child(&mut self, p: Pos) -> Pending {
         let b = &self.board;
         let me = !b.to_move();
         let (m, o) = (me.index(), (!me).index());
-        let w = &self.weights[m];
         let a = b.after(p, &self.count_weights[m]);
-        let before = crate::eval::evaluate_counts(b.threat_counts(), b.pattern_counts(), me, w);
-        Pending {
+        let now = crate::simd::eval_term_with(crate::simd::best(), b, me, &self.weights[m]);
+        let pd = Pending {
             p,
             hash: b.hash_after(p),
-            eval: before + a.change,
+            eval: now + a.change,
             facts: Facts {
                 five: a.fives[m] > 0,
                 opp_fives: a.fives[o],
                 flex4: a.flex4[m] > 0,
                 four: a.fours[m] > 0,
             },
+        };
+        #[cfg(debug_assertions)]
+        {
+            self.board.make(p);
+            let facts = Facts::of(self.board.threat_counts(), me);
+            let made = (self.evaluate(), facts, self.board.hash());
+            assert_eq!((pd.eval, pd.facts, pd.hash), made, "after {p}");
+            self.board.undo();
         }
+        pd
     }
 
     /// Makes the node's pending move, if it has one.
@@ -1175,29 +1175,21 @@ impl<'a> Searcher<'a> {
     /// table move keeps its place) and sorts again.
     fn sort_by_eval(&mut self, list: &mut MoveList, tt_move: Pos) {
         let w = self.shared.options.eval_sort_weight;
-        let weights = &self.weights[(!self.board.to_move()).index()];
+        let opp = !self.board.to_move();
+        let lazy = crate::eval::counts_decide(&self.board, &self.weights[opp.index()]);
         for m in list.as_mut_slice() {
             if m.pos == tt_move {
                 continue;
             }
-            // The evaluation after the move, from the counts it would leave (a make and undo
-            // where the board cannot tell them).
-            let v = match crate::eval::evaluate_after(&self.board, m.pos, weights) {
-                Some(v) => {
-                    #[cfg(debug_assertions)]
-                    {
-                        self.board.make(m.pos);
-                        debug_assert_eq!(v, self.evaluate(), "evaluate_after {}", m.pos);
-                        self.board.undo();
-                    }
-                    -v
-                }
-                None => {
-                    self.board.make(m.pos);
-                    let v = -self.evaluate();
-                    self.board.undo();
-                    v
-                }
+            // The evaluation after the move, as a pending child has it (a make and undo where
+            // the counts do not decide).
+            let v = if lazy {
+                -self.pending_child(m.pos).eval
+            } else {
+                self.board.make(m.pos);
+                let v = -self.evaluate();
+                self.board.undo();
+                v
             };
             m.score += v * w / 100;
         }

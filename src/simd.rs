@@ -2,7 +2,7 @@
 //! that gives bit-identical results: move scoring over a candidate list, and the weighted
 //! threat-class and line-pattern counts of the evaluation.
 
-use crate::board::{Board, PatternCounts};
+use crate::board::Board;
 use crate::eval::{EvalWeights, OrderWeights};
 use crate::movegen::ScoredMove;
 use crate::threat::THREATS;
@@ -92,15 +92,7 @@ pub fn score_moves(board: &Board, side: Color, moves: &mut [ScoredMove], w: &Ord
 /// `sum over classes t of own[t] * count(me, t) - opp[t] * count(opp, t)`
 /// `+ sum over line patterns p of pattern[p] * (patterns(me, p) - patterns(opp, p))`.
 pub fn eval_term_scalar(board: &Board, me: Color, w: &EvalWeights) -> i32 {
-    counts_term(board.threat_counts(), board.pattern_counts(), me, w)
-}
-
-fn counts_term(
-    counts: &[[u16; THREATS]; 2],
-    pcounts: &PatternCounts,
-    me: Color,
-    w: &EvalWeights,
-) -> i32 {
+    let (counts, pcounts) = (board.threat_counts(), board.pattern_counts());
     let (m, o) = (me.index(), 1 - me.index());
     let mut s = 0;
     for t in 0..THREATS {
@@ -117,24 +109,11 @@ fn counts_term(
 /// [`eval_term_scalar`] with the given kernel.
 #[inline]
 pub fn eval_term_with(kernel: Kernel, board: &Board, me: Color, w: &EvalWeights) -> i32 {
-    eval_term_of(kernel, board.threat_counts(), board.pattern_counts(), me, w)
-}
-
-/// [`eval_term_with`] of given class and pattern counts (those of a board, or those a move
-/// would leave: [`Board::counts_after`]).
-#[inline]
-pub fn eval_term_of(
-    kernel: Kernel,
-    counts: &[[u16; THREATS]; 2],
-    pcounts: &PatternCounts,
-    me: Color,
-    w: &EvalWeights,
-) -> i32 {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `score_moves_with`.
-        Kernel::Avx2 => unsafe { avx2::eval_term(counts, pcounts, me, w) },
-        _ => counts_term(counts, pcounts, me, w),
+        Kernel::Avx2 => unsafe { avx2::eval_term(board, me, w) },
+        _ => eval_term_scalar(board, me, w),
     }
 }
 
@@ -144,12 +123,8 @@ mod avx2 {
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn eval_term(
-        counts: &[[u16; THREATS]; 2],
-        pcounts: &PatternCounts,
-        me: Color,
-        w: &EvalWeights,
-    ) -> i32 {
+    pub unsafe fn eval_term(board: &Board, me: Color, w: &EvalWeights) -> i32 {
+        let (counts, pcounts) = (board.threat_counts(), board.pattern_counts());
         let (m, o) = (me.index(), 1 - me.index());
         let mut a = [0u16; 16];
         let mut b = [0u16; 16];

@@ -487,6 +487,12 @@ fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
     })
 }
 
+/// The rank of an attacking move: its class first, then its ordering score.
+#[inline(always)]
+fn attack_score(class: Threat, order: i32) -> i32 {
+    (class as i32) << 20 | order.clamp(0, (1 << 20) - 1)
+}
+
 /// [`attack_moves`] with `fours_only` on lean moves: the same moves in the same order. The
 /// four masks give a superset of the cells; the classes, read through the table keys, pick
 /// the fours. When more than `N` qualify, the `N` first centre-out are kept, as the scan of
@@ -501,10 +507,9 @@ fn lean_four_moves<const N: usize>(b: &Board, a: Color, out: &mut [Pos; N]) -> u
         if t[a.index()] < Threat::Block4 {
             return;
         }
-        let score = crate::simd::move_score_packed(pat, t, a, w).clamp(0, (1 << 20) - 1);
         let m = ScoredMove {
             pos: p,
-            score: (t[a.index()] as i32) << 20 | score,
+            score: attack_score(t[a.index()], crate::simd::move_score_packed(pat, t, a, w)),
         };
         if n < N {
             scored[n] = m;
@@ -556,7 +561,7 @@ fn attack_moves<const N: usize>(
             continue;
         }
         left -= 1;
-        let score = (t as i32) << 20 | crate::eval::move_score(b, p, a).clamp(0, (1 << 20) - 1);
+        let score = attack_score(t, crate::eval::move_score(b, p, a));
         scored[n] = ScoredMove { pos: p, score };
         n += 1;
     }

@@ -203,9 +203,9 @@ impl Board {
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let slot = self.geo.idx[d][c] as usize + MARGIN as usize;
-            let key = self.keys[d][l][slot];
-            packed[0] |= (self.tables[0][(key & 0xFFFF) as usize] as u16) << (4 * d);
-            packed[1] |= (self.tables[1][(key >> 16) as usize] as u16) << (4 * d);
+            let [pb, pw] = self.key_patterns(self.keys[d][l][slot]);
+            packed[0] |= (pb as u16) << (4 * d);
+            packed[1] |= (pw as u16) << (4 * d);
         }
         debug_assert_eq!(
             packed,

@@ -3,10 +3,10 @@
 //! undo writes and restores per-cell state those steps never read.
 
 use super::linekeys::KEY_ADD;
-use super::{count_packed, Board, PatternCounts};
-use crate::pattern::{KEYS3, WINDOW};
-use crate::threat::{Threat, COMBINED, THREATS};
-use crate::types::{Dir, Pos, Rule, CELLS};
+use super::Board;
+use crate::pattern::WINDOW;
+use crate::threat::{Threat, COMBINED};
+use crate::types::{Color, Dir, Pos, Rule, CELLS};
 
 /// Weights of a linear function of the class and pattern counts, per colour (black first),
 /// indexed by class and by pattern discriminant: what [`Board::after`] sums the change of.
@@ -47,10 +47,10 @@ const TALLY: [u64; 16] = {
 };
 
 impl Board {
-    /// Can [`Board::counts_after`] and [`Board::after`] tell a move? Not under caro, whose
-    /// patterns read beyond the table keys.
+    /// Can [`Board::after`] tell a move? Not under caro, whose patterns read beyond the
+    /// table keys.
     #[inline(always)]
-    pub fn has_counts_after(&self) -> bool {
+    pub fn has_after(&self) -> bool {
         !self.caro
     }
 
@@ -62,33 +62,9 @@ impl Board {
         self.hash ^ z.stone[self.to_move.index()][p.index()] ^ z.side
     }
 
-    /// The class and pattern counts ([`Board::threat_counts`], [`Board::pattern_counts`])
-    /// that making the empty cell `p` for the side to move would leave; the board does not
-    /// change. Only where [`Board::has_counts_after`].
-    pub fn counts_after(&self, p: Pos) -> ([[u16; THREATS]; 2], PatternCounts) {
-        let (mut counts, mut pcounts) = (self.counts, self.pcounts);
-        let c = p.index() & (CELLS - 1);
-        for side in 0..2 {
-            counts[side][self.threat[c][side] as usize] -= 1;
-            count_packed(&mut pcounts[side], self.pat[c][side], u16::MAX);
-        }
-        self.each_change(p, |shift, old, new, was, now| {
-            let (from, to) = (old >> shift, new >> shift);
-            pcounts[0][(from & 15) as usize] -= 1;
-            pcounts[0][(to & 15) as usize] += 1;
-            pcounts[1][((from >> 16) & 15) as usize] -= 1;
-            pcounts[1][((to >> 16) & 15) as usize] += 1;
-            for side in 0..2 {
-                counts[side][was[side] as usize] -= 1;
-                counts[side][now[side] as usize] += 1;
-            }
-        });
-        (counts, pcounts)
-    }
-
     /// Making the empty cell `p` for the side to move, without making it: the change of the
     /// weighted counts `w`, and the counts of the classes that decide a position. Only where
-    /// [`Board::has_counts_after`]. With AVX2 where the CPU has it ([`crate::simd::best`]);
+    /// [`Board::has_after`]. With AVX2 where the CPU has it ([`crate::simd::best`]);
     /// [`Board::after_scalar`] is the definition.
     #[inline]
     pub fn after(&self, p: Pos, w: &CountWeights) -> After {
@@ -117,14 +93,10 @@ impl Board {
         let mut tallies = [0u64; 2];
         let mut change = 0;
         for side in 0..2 {
-            let cs = &self.counts[side];
-            tallies[side] = cs[Threat::Five as usize] as u64
-                | (cs[Threat::Flex4 as usize] as u64) << 16
-                | (cs[Threat::Block4 as usize..]
-                    .iter()
-                    .map(|&n| n as u64)
-                    .sum::<u64>())
-                    << 32;
+            let colour = Color::ALL[side];
+            tallies[side] = self.count(colour, Threat::Five) as u64
+                | (self.count(colour, Threat::Flex4) as u64) << 16
+                | (self.count_at_least(colour, Threat::Block4) as u64) << 32;
             let t = self.threat[c][side] as usize & 15;
             tallies[side] = tallies[side].wrapping_sub(TALLY[t]);
             change -= w.class[side][t];
@@ -142,7 +114,7 @@ impl Board {
     #[target_feature(enable = "avx2")]
     unsafe fn after_avx2(&self, p: Pos, w: &CountWeights) -> After {
         use std::arch::x86_64::*;
-        debug_assert!(self.has_counts_after() && self.is_empty(p));
+        debug_assert!(self.has_after() && self.is_empty(p));
         let (mut change, mut tallies) = self.after_start(p, w);
         let c = p.index() & (CELLS - 1);
         let s = self.to_move.index();
@@ -325,16 +297,7 @@ impl Board {
         // at most 10; the masks only spare the bounds checks.
         let key = self.keys[d][l][(i + k) & 31].wrapping_add(add[k & 15]);
         let q = (c as isize + (k as isize - 5) * Dir::ALL[d].delta()) as usize & (CELLS - 1);
-        let (kb, kw) = ((key & 0xFFFF) as usize, (key >> 16) as usize);
-        debug_assert!(kb < KEYS3 && kw < KEYS3 && self.tables[0].len() >= KEYS3);
-        // SAFETY: as in `update_line_keys`: keys of non-caro boards are below KEYS3, the keys
-        // of their tables.
-        let (pb, pw) = unsafe {
-            (
-                *self.tables[0].get_unchecked(kb) as u32,
-                *self.tables[1].get_unchecked(kw) as u32,
-            )
-        };
+        let [pb, pw] = self.key_patterns(key).map(u32::from);
         let shift = 4 * d as u32;
         let keep = !(15u32 << shift | 15 << (16 + shift));
         let [ob, ow] = self.pat[q];
@@ -356,7 +319,7 @@ impl Board {
     /// changed direction's nibbles at `shift` and `16 + shift`) and the classes.
     #[inline(always)]
     fn each_change(&self, p: Pos, mut f: impl FnMut(u32, u32, u32, [Threat; 2], [Threat; 2])) {
-        debug_assert!(self.has_counts_after() && self.is_empty(p));
+        debug_assert!(self.has_after() && self.is_empty(p));
         let s = self.to_move.index();
         let c = p.index() & (CELLS - 1);
         // As in `place`: the cells five away keep their freestyle patterns.
