@@ -255,10 +255,11 @@ impl Default for Options {
 impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `caps%`, `capdef`, `avg`, `caps`,
-    /// `rfp`, `capsboard`, `cells`, `fext`, `se`, `tteval`, `evs`, `evw`, `wcaut`, `lmrt`, `iir`, `rlmr`, `leafbeta`, `hand` (1: the
-    /// hand-set evaluation weights, 2: the hand-set ordering, 3: both; the fitted ones
-    /// otherwise, whatever the rule; against PentaZen at 1 s a move 3 scored 9-31-0, 22.5% of
-    /// 40 games, where the fitted weights scored 33.8% over 80); flags take 0 or 1.
+    /// `rfp`, `capsboard`, `cells`, `fext`, `se`, `tteval`, `evs`, `evw`, `wcaut`, `lmrt`,
+    /// `iir`, `rlmr`, `leafbeta`, `hand` (1: the hand-set evaluation weights, 2: the hand-set
+    /// ordering, 3: both; the fitted ones otherwise, whatever the rule; against PentaZen at
+    /// 1 s a move 3 scored 9-31-0, 22.5% of 40 games, where the fitted weights scored 33.8%
+    /// over 80); flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -389,6 +390,12 @@ const QUIET_CAP: [usize; 16] = [3, 3, 9, 14, 18, 22, 25, 28, 30, 32, 32, 32, 32,
 const LMP_MOVES: [usize; 5] = [4, 6, 10, 16, 24];
 /// Futility margin per ply of remaining depth, in evaluation units.
 const FUTILITY_MARGIN: i32 = 300;
+
+/// Whole plies a late move loses: `scale * ln(depth) * ln(i)`, for the move at index `i` of a
+/// node with `depth` plies left.
+fn lmr_plies(scale: f32, depth: i32, i: usize) -> i32 {
+    (scale * (depth as f32).ln() * (i as f32).ln()) as i32
+}
 
 impl<'a> Searcher<'a> {
     /// A searcher on a copy of `board`.
@@ -706,14 +713,8 @@ impl<'a> Searcher<'a> {
         for i in 0..roots.len() {
             let p = roots[i].0;
             // Late root moves that make or stop no three are searched shallower first.
-            let r = if root_lmr > 0
-                && depth >= 4
-                && i >= 2
-                && self.board.threat(p, me) < Threat::Flex3
-                && self.board.threat(p, !me) < Threat::Flex3
-            {
-                let r = root_lmr as f32 / 100.0 * (depth as f32).ln() * (i as f32).ln();
-                (r as i32).clamp(0, depth - 2)
+            let r = if root_lmr > 0 && depth >= 4 && i >= 2 && self.is_quiet(p, me) {
+                lmr_plies(root_lmr as f32 / 100.0, depth, i).clamp(0, depth - 2)
             } else {
                 0
             };
@@ -1040,6 +1041,7 @@ impl<'a> Searcher<'a> {
             list.sort_prefix(cap);
         }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
+        let lmr_threats = self.shared.options.lmr_threats;
         // Can the children start from the counts their move would leave?
         let lazy = crate::eval::counts_decide(&self.board, &self.weights[opp.index()]);
         let orig_alpha = alpha;
@@ -1059,8 +1061,7 @@ impl<'a> Searcher<'a> {
             if p == excluded {
                 continue;
             }
-            let my_threat = self.board.threat(p, me);
-            let quiet = my_threat < Threat::Flex3 && self.board.threat(p, opp) < Threat::Flex3;
+            let quiet = self.is_quiet(p, me);
             if prune && quiet && best > -MATE_BOUND {
                 // Late-move pruning: near the leaves only the first few quiet moves count.
                 if i >= LMP_MOVES[plies.max(0) as usize] {
@@ -1080,11 +1081,9 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late moves are searched shallower first (threat moves by less, or not at
                 // all without `lmr_threats`).
-                let lmr_threats = self.shared.options.lmr_threats;
                 let r = if plies >= 3 && i >= 2 && !forced && (quiet || lmr_threats > 0) {
-                    let r = lmr_scale * (plies as f32).ln() * (i as f32).ln();
                     let less = if quiet { 0 } else { lmr_threats - 1 };
-                    ((r as i32 + !pv as i32 - less).max(0) * ONE_PLY)
+                    ((lmr_plies(lmr_scale, plies, i) + !pv as i32 - less).max(0) * ONE_PLY)
                         .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
                 } else {
                     0
@@ -1264,14 +1263,16 @@ impl<'a> Searcher<'a> {
     /// lean VCF.
     fn leaf(&mut self, ply: usize, pending: &mut Option<Pending>, four: bool, beta: i32) -> i32 {
         let budget = self.leaf_budget(ply);
-        if self.shared.options.leaf_beta && budget > 0 && four {
-            // Already at or above beta: the threat check cannot change the cutoff.
-            let e = self.static_eval(ply, pending);
-            if e >= beta {
-                return e;
-            }
-        }
+        let mut eval = None;
         if budget > 0 && four {
+            if self.shared.options.leaf_beta {
+                // Already at or above beta: the threat check cannot change the cutoff.
+                let e = self.static_eval(ply, pending);
+                if e >= beta {
+                    return e;
+                }
+                eval = Some(e);
+            }
             let lim = SolveLimits {
                 depth: 40,
                 nodes: budget,
@@ -1292,7 +1293,15 @@ impl<'a> Searcher<'a> {
                 return WIN - (ply + line.len()) as i32;
             }
         }
-        self.static_eval(ply, pending)
+        match eval {
+            Some(e) => e,
+            None => self.static_eval(ply, pending),
+        }
+    }
+
+    /// Does `p` neither make nor stop a three (`me` to move)? Such moves are reduced first.
+    fn is_quiet(&self, p: Pos, me: Color) -> bool {
+        self.board.threat(p, me) < Threat::Flex3 && self.board.threat(p, !me) < Threat::Flex3
     }
 
     /// The node budget of a leaf's threat check: larger right below the root, where the
