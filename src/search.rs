@@ -158,7 +158,9 @@ pub struct Options {
     /// cross-entropy against Rapfi's scores 0.5489 -> 0.5045, but in play no gain: self-play
     /// 53.8% (200 ms a move, 40 games) and 46.2% (60,000 nodes a move); against PentaZen at
     /// 1 s a move 20-58-2 (26.2%, 80 games) where the same build without them scored
-    /// 22-55-3 (29.4%) in the same hours; 8.8% more instructions per node (off).
+    /// 22-55-3 (29.4%) in the same hours; 8.8% more instructions per node (off). With the
+    /// smaller tree of [`Options::leaf_beta`]'s four options, 35-43-2 (45.0%, 80 games at 1 s)
+    /// where the default had scored 32-42-6 (43.8%): within a standard error.
     pub cell_values: bool,
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// nothing). Long forced wins found at 1,000,000 nodes: 130: 14 of 75, 150: 15, 100: 15.
