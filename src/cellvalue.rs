@@ -51,14 +51,15 @@ pub fn code(packed: u16) -> usize {
 /// combination not listed is worth 0. Freestyle and exact five only (the rules of the games
 /// they were fitted to).
 ///
-/// Fitted together with [`PAIRS`] and [`PRESENCE`] by `cargo run --release --example tune --
-/// FILE cells extra pairs l2=1e-10 min=10` to 22,951 positions: every position from ply 4 of
-/// the 662 games of wuzi's matches against PentaZen, Rapfi and itself and of Rapfi against
-/// PentaZen, each scored by Rapfi 0.43 classical at `timeout_turn 100` (about 70 ms); the
-/// tenth held out. Held-out cross-entropy 0.5489 (class and pattern weights alone) ->
-/// 0.5045. On the first 5,017 labels (l2 1e-8): 0.5292 -> codes alone 0.5123, with the
-/// presence values 0.5046, with the pairs too 0.5006. Values seen in fewer than 10 training
-/// positions stay 0.
+/// Fitted on top of the class and pattern weights that [`crate::eval::OWN_THREAT`]'s doc lists
+/// as the weights before (not refitted since), together with [`PAIRS`] and [`PRESENCE`] by
+/// `cargo run --release --example tune -- FILE cells extra pairs l2=1e-10 min=10` to 22,951
+/// positions: every position from ply 4 of the 662 games of wuzi's matches against PentaZen,
+/// Rapfi and itself and of Rapfi against PentaZen, each scored by Rapfi 0.43 classical at
+/// `timeout_turn 100` (about 70 ms); the tenth held out. Held-out cross-entropy 0.5489
+/// (class and pattern weights alone) -> 0.5045. On the first 5,017 labels (l2 1e-8):
+/// 0.5292 -> codes alone 0.5123, with the presence values 0.5046, with the pairs too
+/// 0.5006. Values seen in fewer than 10 training positions stay 0.
 pub const FITTED: &[([Pattern; 4], i16, i16)] = &[
     ([P::B1, P::Dead, P::Dead, P::Dead], -68, -51),
     ([P::B1, P::B1, P::Dead, P::Dead], 49, 6),

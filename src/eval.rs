@@ -8,21 +8,31 @@ use crate::types::{Color, Pos, Rule};
 /// None, forbidden, flex2, block3, 2xflex2, block3+, flex3, flex3+, 2xflex3, block4,
 /// block4+, block4+flex3, flex4, five.
 ///
-/// This, [`OPP_THREAT`] and [`PATTERN_WEIGHT`] are fitted (`examples/tune.rs`) to 18,665
-/// positions from wuzi's match games against PentaZen, Rapfi and itself, each scored by Rapfi
-/// 0.43 classical at 50 ms (its sigmoid scale 200); the scale is the one that fitted the
-/// earlier hand-set weights best (K = 1380), so the search's margins keep their meaning.
-/// Held-out cross-entropy 0.611 -> 0.519. Self-play at 60,000 nodes a move, 40 games:
-/// a fit to the first 14,358 labels scored 60.0% against the hand-set weights.
-pub const OWN_THREAT: [i32; THREATS] = [0, 0, -14, -28, -1, 4, 74, 156, 288, 50, 184, 437, 2036, 0];
+/// This, [`OPP_THREAT`] and [`PATTERN_WEIGHT`] are fitted (`examples/tune.rs`, K = 1449) to
+/// 4,339 positions sampled from wuzi's games against PentaZen at 200 ms a move, each scored
+/// by Rapfi 0.43 classical at 200 ms (its sigmoid scale 200). Held-out cross-entropy 0.592
+/// (the weights before) -> 0.582. Against PentaZen at 1 s a move, with
+/// [`crate::search::Options::root_verify_nodes`], 80 games: see that option.
+///
+/// The weights before were fitted to 18,665 positions of wuzi's match games against
+/// PentaZen, Rapfi and itself scored by Rapfi at 50 ms, at the scale that fitted the earlier
+/// hand-set weights best (K = 1380), so that the search's margins keep their meaning:
+/// own [0, 0, -14, -28, -1, 4, 74, 156, 288, 50, 184, 437, 2036, 0], other side
+/// [0, 0, -38, -42, -11, -28, -7, 86, 150, -5, 145, 279, 1094, 0], patterns
+/// [0, 0, 1, 10, 10, 35, 95, 107, 311, 26, 0, ...] (held-out 0.611 -> 0.519 from the
+/// hand-set weights; self-play at 60,000 nodes a move, 40 games: 60.0% against them).
+pub const OWN_THREAT: [i32; THREATS] = [
+    0, 0, -27, -50, -28, -1, 111, 162, 267, 17, 205, 437, 2036, 0,
+];
 /// Value of one empty cell of each class for the side not to move (it must be answered
 /// first, so the same shapes are worth less).
-pub const OPP_THREAT: [i32; THREATS] =
-    [0, 0, -38, -42, -11, -28, -7, 86, 150, -5, 145, 279, 1094, 0];
+pub const OPP_THREAT: [i32; THREATS] = [
+    0, 0, -53, -62, -61, -30, 27, 79, 143, -15, 201, 288, 1066, 0,
+];
 /// Value of one line pattern of one empty cell, the same for both sides (the evaluation adds
 /// the side to move's and subtracts the other's). Dead, overline, B1, F1, B2, F2, B3, F3, B4,
 /// F4, double four, five.
-pub const PATTERN_WEIGHT: [i32; 16] = [0, 0, 1, 10, 10, 35, 95, 107, 311, 26, 0, 0, 0, 0, 0, 0];
+pub const PATTERN_WEIGHT: [i32; 16] = [0, 0, -1, 11, 21, 58, 100, 125, 343, 1, 0, 0, 0, 0, 0, 0];
 
 /// The hand-set class weights of the side to move (the classic score-table shape: each class
 /// worth a few times the one below), kept for the rules the fit has no games of.

@@ -88,7 +88,7 @@ pub struct Options {
     /// 100 scored 47.6% and 47.8%, 50 47.3%, where 200 scored 41.9% in the same hours; but at
     /// 1 s a move (80 games each, every opening once with each colour, side by side) 100
     /// scored 30-49-1 (38.1%) where 200 scored 32-42-6 (43.8%): the smaller budget pays only at
-    /// the short control, so 200 stays.
+    /// the short control, so 200 stays. 400 at 1 s a move: 27-52-1 (34.4%, 80 games).
     pub leaf_vcf_nodes: u64,
     /// Late-move pruning and futility pruning of quiet moves near the leaves. With the
     /// logarithmic reductions below: 61.2% in self-play against neither (40 games at
@@ -225,6 +225,17 @@ pub struct Options {
     /// hours; head to head against none at 1 s a move, 60-33-7 (63.5%, 100 games). Long
     /// forced wins found at 2,000,000 nodes: 25 of 75 against 20.
     pub leaf_beta: bool,
+    /// Node budget of the second look at the opponent's VCT after the root move an
+    /// iteration chooses, when the root's first check of the moves against a VCT threat
+    /// (5,000 nodes each) ran out of budget on that move (0: none). A move it refutes leaves
+    /// the root list and the depth is searched again. Against PentaZen at 1 s a move (80
+    /// games each, every Piskvork opening once with each colour, two matches side by side):
+    /// with the evaluation weights fitted to Rapfi's 200 ms scores
+    /// ([`crate::eval::OWN_THREAT`]), 39-37-4 (**51.2%**); with the weights before, 23-49-8
+    /// (33.8%; as white 2-35-3), where the weights before without it had scored 32-42-6
+    /// (43.8%) the day before. Of 565 positions from 1 s match games, the move chosen at 1 s
+    /// changed in 48 (agreement with Rapfi's 1.5 s move: 14 lost, 16 gained).
+    pub root_verify_nodes: u64,
 }
 
 impl Default for Options {
@@ -257,6 +268,7 @@ impl Default for Options {
             iir: 6,
             root_lmr: 50,
             leaf_beta: true,
+            root_verify_nodes: 100_000,
         }
     }
 }
@@ -309,6 +321,7 @@ impl Options {
             "iir" => self.iir = v as i32,
             "rlmr" => self.root_lmr = v as i32,
             "leafbeta" => self.leaf_beta = v != 0,
+            "verify" => self.root_verify_nodes = v as u64,
             _ => return Err(format!("unknown search option '{key}'")),
         }
         Ok(())
@@ -376,6 +389,10 @@ pub struct Searcher<'a> {
     count_weights: [crate::board::CountWeights; 2],
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
+    /// Root moves whose check against the opponent's VCT ran out of budget while the
+    /// opponent had one after a pass ([`Searcher::keep_defences`]); checked again, with
+    /// [`Options::root_verify_nodes`], when an iteration chooses one.
+    unverified: Vec<Pos>,
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -433,6 +450,7 @@ impl<'a> Searcher<'a> {
             made: [false; MAX_PLY + 2],
             count_weights,
             partial_better: false,
+            unverified: Vec::new(),
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -489,6 +507,7 @@ impl<'a> Searcher<'a> {
             pv: Vec::new(),
             root_scores: Vec::new(),
         };
+        self.unverified.clear();
         let mut roots = self.root_moves();
         if roots.is_empty() {
             return out;
@@ -551,6 +570,11 @@ impl<'a> Searcher<'a> {
                     out.pv = vec![out.best];
                 }
                 break;
+            }
+            if score.abs() < MATE_BOUND && self.refuted_choice(&mut roots) {
+                // The iteration chose a move the opponent's VCT beats: search this depth
+                // again without it.
+                continue;
             }
             prev = score;
             out.best = roots[0].0;
@@ -655,12 +679,47 @@ impl<'a> Searcher<'a> {
             self.board.make(p);
             let r = self.solve(vct, &lim(move_nodes));
             self.board.undo();
-            if !matches!(r, Proof::Win(_)) {
-                keep.push((p, s));
+            match r {
+                Proof::Win(_) => {}
+                Proof::Unknown if vct => {
+                    self.unverified.push(p);
+                    keep.push((p, s));
+                }
+                _ => keep.push((p, s)),
             }
         }
         if !keep.is_empty() {
             *roots = keep;
+        }
+    }
+
+    /// Checks the iteration's choice `roots[0]` once more against the opponent's VCT if the
+    /// first check ran out of budget on it; removes it from `roots` (and says so) when the
+    /// opponent wins.
+    fn refuted_choice(&mut self, roots: &mut Vec<(Pos, i32)>) -> bool {
+        let p = roots[0].0;
+        let budget = self.shared.options.root_verify_nodes;
+        let Some(i) = self.unverified.iter().position(|&q| q == p) else {
+            return false;
+        };
+        self.unverified.swap_remove(i);
+        if budget == 0 || roots.len() < 2 {
+            return false;
+        }
+        let lim = SolveLimits {
+            depth: 10,
+            nodes: budget,
+            deadline: self.shared.limits.soft_time.map(|t| self.shared.start + t),
+            stop: Some(self.shared.stop.clone()),
+        };
+        self.board.make(p);
+        let r = self.solve(true, &lim);
+        self.board.undo();
+        if matches!(r, Proof::Win(_)) {
+            roots.remove(0);
+            true
+        } else {
+            false
         }
     }
 
