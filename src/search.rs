@@ -234,8 +234,9 @@ pub struct Options {
     /// ([`crate::eval::OWN_THREAT`]), 39-37-4 (**51.2%**), and without it 29-48-3 (38.1%,
     /// two runs of 40 side by side, openings 1-20 and 21-40); with the weights before,
     /// 23-49-8 (33.8%; as white 2-35-3), where the weights before without it had scored
-    /// 32-42-6 (43.8%) the day before. Each has a standard error of about 5.5 points. Of 565 positions from 1 s match games, the move chosen at 1 s
-    /// changed in 48 (agreement with Rapfi's 1.5 s move: 14 lost, 16 gained).
+    /// 32-42-6 (43.8%) the day before. Each has a standard error of about 5.5 points. Of
+    /// 565 positions from 1 s match games, the move chosen at 1 s changed in 48 (agreement
+    /// with Rapfi's 1.5 s move: 14 lost, 16 gained).
     pub root_verify_nodes: u64,
 }
 
