@@ -662,14 +662,10 @@ impl<'a> Searcher<'a> {
             .soft_time
             .or(self.shared.limits.hard_time)
             .map(|t| self.shared.start + t / 2);
-        let lim = |nodes| SolveLimits {
-            depth: if vct { 10 } else { 120 },
-            nodes,
-            deadline,
-            stop: Some(self.shared.stop.clone()),
-        };
+        let threat_lim = self.defence_limits(vct, threat_nodes, deadline);
+        let move_lim = self.defence_limits(vct, move_nodes, deadline);
         self.board.make_pass();
-        let threat = self.solve(vct, &lim(threat_nodes));
+        let threat = self.solve(vct, &threat_lim);
         self.board.undo();
         if !matches!(threat, Proof::Win(_)) {
             return;
@@ -679,7 +675,7 @@ impl<'a> Searcher<'a> {
             // After our reply the opponent moves; a four of ours makes it block first, which
             // the solver handles (the threat goes on only if the block is itself a four).
             self.board.make(p);
-            let r = self.solve(vct, &lim(move_nodes));
+            let r = self.solve(vct, &move_lim);
             self.board.undo();
             match r {
                 Proof::Win(_) => {}
@@ -692,6 +688,17 @@ impl<'a> Searcher<'a> {
         }
         if !keep.is_empty() {
             *roots = keep;
+        }
+    }
+
+    /// Limits of a solve for the opponent's threat after a root move (a VCT, or with `vct`
+    /// false a VCF): `nodes`, `deadline` and the search's stop flag.
+    fn defence_limits(&self, vct: bool, nodes: u64, deadline: Option<Instant>) -> SolveLimits {
+        SolveLimits {
+            depth: if vct { 10 } else { 120 },
+            nodes,
+            deadline,
+            stop: Some(self.shared.stop.clone()),
         }
     }
 
@@ -708,12 +715,8 @@ impl<'a> Searcher<'a> {
         if budget == 0 || roots.len() < 2 {
             return false;
         }
-        let lim = SolveLimits {
-            depth: 10,
-            nodes: budget,
-            deadline: self.shared.limits.soft_time.map(|t| self.shared.start + t),
-            stop: Some(self.shared.stop.clone()),
-        };
+        let deadline = self.shared.limits.soft_time.map(|t| self.shared.start + t);
+        let lim = self.defence_limits(true, budget, deadline);
         self.board.make(p);
         let r = self.solve(true, &lim);
         self.board.undo();
