@@ -61,6 +61,19 @@ pub enum Level {
     Full,
 }
 
+/// Largest random-choice margin the front ends accept: about what an open three adds to the
+/// evaluation (two or three of its cells become straight-four points worth ~100 each), so
+/// that a margin never reaches from a good move down to a blunder.
+pub const MAX_RANDOM_MARGIN: i32 = 300;
+
+/// A seed for the engine's random choices from the clock, for play against people (a fixed
+/// seed would repeat the same choices in every session).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 /// Search settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -370,7 +383,8 @@ impl Engine {
             start: Instant::now(),
             limits: limits.clone(),
         };
-        let exact_root = self.config.random_margin.is_some();
+        let root_margin = self.config.random_margin;
+        let exact_root = root_margin.is_some();
         let threads = self.config.threads.max(1);
         let board = &self.board;
         let mut out = std::thread::scope(|s| {
@@ -384,7 +398,7 @@ impl Engine {
                 })
                 .collect();
             let mut main = Searcher::new(board, &shared, 0);
-            main.exact_root = exact_root;
+            main.root_margin = root_margin;
             let mut out = main.think(on_info);
             shared.stop.store(true, Ordering::Relaxed);
             // The deepest finished iteration of any thread gives the move, unless the main
@@ -441,7 +455,8 @@ impl Engine {
     ) -> Vec<(Pos, i32)> {
         self.stop.store(false, Ordering::Relaxed);
         let saved = self.config.random_margin;
-        // Any margin turns on exact root scores; a negative one never changes the choice.
+        // A margin keeps every root move's score; a negative one scores only the best
+        // exactly (the others are upper bounds below it) and never changes the choice.
         self.config.random_margin = Some(-1);
         let out = self.search(limits, on_info);
         self.config.random_margin = saved;

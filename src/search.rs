@@ -63,7 +63,8 @@ pub struct Outcome {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Pos>,
-    /// Root moves with their last exact scores (only with `exact_root`).
+    /// Root moves with their last scores (only with [`Searcher::root_margin`]): exact for
+    /// the moves within the margin of the best, upper bounds below it for the others.
     pub root_scores: Vec<(Pos, i32)>,
 }
 
@@ -399,8 +400,11 @@ pub struct Searcher<'a> {
     flushed: u64,
     seldepth: usize,
     aborted: bool,
-    /// Search every root move with a full window, for exact scores of all of them.
-    pub exact_root: bool,
+    /// Score every root move that comes within this margin of the best exactly (the others
+    /// get an upper bound below it), keep searching the root after a cut and stop no
+    /// iteration early at a mate: for a random choice among near-equal moves. `None`: the
+    /// normal root, where only the best move's score is exact.
+    pub root_margin: Option<i32>,
     /// Thread index (helpers vary their depths).
     pub id: usize,
 }
@@ -457,7 +461,7 @@ impl<'a> Searcher<'a> {
             flushed: 0,
             seldepth: 0,
             aborted: false,
-            exact_root: false,
+            root_margin: None,
             id,
         }
     }
@@ -597,7 +601,7 @@ impl<'a> Searcher<'a> {
                     pv: out.pv.clone(),
                 });
             }
-            if mate_distance(score).is_some_and(|m| m.abs() <= d) && !self.exact_root {
+            if mate_distance(score).is_some_and(|m| m.abs() <= d) && self.root_margin.is_none() {
                 break;
             }
             if self
@@ -749,11 +753,12 @@ impl<'a> Searcher<'a> {
 
     fn aspiration(&mut self, depth: i32, prev: i32, roots: &mut [(Pos, i32)]) -> i32 {
         let mut delta = 60;
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND && !self.exact_root {
-            (prev - delta, prev + delta)
-        } else {
-            (-INF, INF)
-        };
+        let (mut alpha, mut beta) =
+            if depth >= 4 && prev.abs() < MATE_BOUND && self.root_margin.is_none() {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
         loop {
             let score = self.root_search(depth, alpha, beta, roots);
             if self.aborted {
@@ -795,17 +800,24 @@ impl<'a> Searcher<'a> {
             } else {
                 0
             };
+            // The bound a later move must beat: alpha, or with a margin the best score less
+            // the margin, so that every move within it gets an exact score. A move that
+            // fails low below it returns an upper bound, which keeps it out of the margin.
+            let floor = match self.root_margin {
+                Some(m) if i > 0 => alpha.min(best.saturating_sub(m.saturating_add(1))),
+                _ => alpha,
+            };
             self.board.make(p);
             self.nodes += 1;
-            let score = if i == 0 || self.exact_root {
+            let score = if i == 0 {
                 -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
             } else {
-                let mut s = -self.negamax((depth - 1 - r) * ONE_PLY, -alpha - 1, -alpha, 1, false);
-                if r > 0 && s > alpha {
-                    s = -self.negamax((depth - 1) * ONE_PLY, -alpha - 1, -alpha, 1, false);
+                let mut s = -self.negamax((depth - 1 - r) * ONE_PLY, -floor - 1, -floor, 1, false);
+                if r > 0 && s > floor {
+                    s = -self.negamax((depth - 1) * ONE_PLY, -floor - 1, -floor, 1, false);
                 }
-                if s > alpha && s < beta {
-                    -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
+                if s > floor && s < beta {
+                    -self.negamax((depth - 1) * ONE_PLY, -beta, -floor, 1, true)
                 } else {
                     s
                 }
@@ -820,7 +832,7 @@ impl<'a> Searcher<'a> {
                 best_i = i;
                 if score > alpha {
                     alpha = score;
-                    if score >= beta && !self.exact_root {
+                    if score >= beta && self.root_margin.is_none() {
                         break;
                     }
                 }

@@ -132,6 +132,10 @@ fn assert_defends_in_release(file: &str, every: usize) {
     assert!(share >= 0.99, "{file}: {share}");
 }
 
+/// With a margin the engine picks among the root moves within it of the best, and only among
+/// them: a move that fails low below the margin gets an upper bound under it, never a score
+/// that passes for near-equal. After 7,7 8,8 the two mirror-image moves 169 and 293 tie at
+/// depth 2; the next move is 42 below.
 #[test]
 fn random_margin_varies_only_among_near_equal_moves() {
     let moves = wuzi::notation::parse_move_list("7,7 8,8").unwrap();
@@ -144,13 +148,19 @@ fn random_margin_varies_only_among_near_equal_moves() {
         };
         let mut e = Engine::with_config(15, Rule::Freestyle, config).unwrap();
         e.set_position(&moves).unwrap();
-        let o = e.think(Level::Depth(3), &Limits::default(), &mut |_| {});
+        let o = e.think(Level::Depth(2), &Limits::default(), &mut |_| {});
         let best = o.root_scores.iter().map(|r| r.1).max().unwrap();
-        let chosen = o.root_scores.iter().find(|r| r.0 == o.best).unwrap().1;
-        assert!(chosen >= best - 30, "chose {chosen}, best {best}");
+        let near: Vec<Pos> = o
+            .root_scores
+            .iter()
+            .filter(|r| r.1 >= best - 30)
+            .map(|r| r.0)
+            .collect();
+        assert!(near.contains(&o.best), "chose {:?}, near {near:?}", o.best);
+        assert_eq!(near.len(), 2, "{:?}", o.root_scores);
         seen.insert(o.best);
     }
-    assert!(seen.len() > 1, "the margin never changed the move");
+    assert_eq!(seen.len(), 2, "the margin never changed the move");
 }
 
 /// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen

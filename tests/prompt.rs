@@ -159,3 +159,27 @@ fn end_of_input_quits_cleanly() {
     let out = run("help\n");
     assert!(out.contains("undo") && out.contains("level L") && out.contains("save FILE"));
 }
+
+/// The engine varies among near-equal moves by default (shown on the status line); `vary N`
+/// and `vary off` change that, and a bad margin is refused with its reason.
+#[test]
+fn vary_sets_the_random_choice() {
+    let out = run("level depth 2\nvary 50\nvary lots\nh8\nvary off\nboard\n");
+    assert!(out.contains("engine: full, vary 30"), "{out}");
+    assert!(
+        out.contains("The engine picks at random among moves within 50 of the best."),
+        "{out}"
+    );
+    assert!(
+        out.contains("vary wants a margin from 0 to 300 or off, not 'lots'"),
+        "{out}"
+    );
+    assert!(out.contains("engine: depth 2, vary 50"), "{out}");
+    assert!(
+        out.contains("The engine always plays its best move."),
+        "{out}"
+    );
+    let last_status = out.lines().rev().find(|l| l.contains("engine:")).unwrap();
+    assert!(last_status.ends_with("engine: depth 2"), "{out}");
+    assert_eq!(out.matches("wuzi plays").count(), 1, "{out}");
+}

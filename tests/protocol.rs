@@ -434,8 +434,8 @@ fn games_are_saved_under_the_folder() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--set key=value` sets a search option; a bad one stops the brain at once with a message
-/// and exit code 2, before any protocol line.
+/// `--set key=value` sets a search option and `--vary N` the random choice; a bad one stops
+/// the brain at once with a message and exit code 2, before any protocol line.
 #[test]
 fn search_settings_on_the_command_line() {
     let run = |args: &[&str]| {
@@ -462,10 +462,22 @@ fn search_settings_on_the_command_line() {
     let (code, out, _) = run(&["--set", "caps=0", "--set", "narrow=0"]);
     assert_eq!(code, Some(0));
     assert!(out.lines().any(|l| l == "7,7"), "{out}");
+    // `--vary N`: a random choice among near-equal moves; still one legal move.
+    let (code, out, _) = run(&["--vary", "30", "--set", "caps=0"]);
+    assert_eq!(code, Some(0));
+    let is_move = |l: &str| {
+        l.split_once(',')
+            .is_some_and(|(x, y)| [x, y].iter().all(|v| v.parse::<u8>().is_ok_and(|v| v < 15)))
+    };
+    assert_eq!(out.lines().filter(|l| is_move(l)).count(), 1, "{out}");
     for bad in [
         &["--set", "bogus=1"][..],
         &["--set", "caps"],
         &["--set", "caps=x"],
+        &["--vary"],
+        &["--vary", "-1"],
+        &["--vary", "5000"],
+        &["--vary", "some"],
         &["-x"],
     ] {
         let (code, out, err) = run(bad);

@@ -8,25 +8,38 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
+use wuzi::engine::{clock_seed, MAX_RANDOM_MARGIN};
 use wuzi::protocol::{Flow, Options, Session};
 
 /// How long `END` may wait for the main thread before the process exits anyway (the
 /// protocol allows about a second).
 const END_GRACE: Duration = Duration::from_millis(700);
 
-/// Search settings from the command line: `--set key=value` (the names of
-/// `search::Options::set`), for matches between configurations.
+/// Settings from the command line: `--set key=value` (the names of `search::Options::set`),
+/// for matches between configurations, and `--vary N` (a random choice among moves within N
+/// of the best, seeded from the clock), for play against people.
 fn options_from_args() -> Result<Options, String> {
+    const USAGE: &str = "usage: pbrain-wuzi [--set key=value]... [--vary N]";
     let mut opts = Options::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a != "--set" {
-            return Err(format!(
-                "unknown argument '{a}' (usage: pbrain-wuzi [--set key=value]...)"
-            ));
+        match a.as_str() {
+            "--set" => {
+                let kv = args.next().ok_or("--set needs key=value")?;
+                opts.search.set_pair(&kv)?;
+            }
+            "--vary" => {
+                let n = args.next().ok_or("--vary needs a margin")?;
+                match n.parse::<i32>() {
+                    Ok(m) if (0..=MAX_RANDOM_MARGIN).contains(&m) => {
+                        opts.random_margin = (m > 0).then_some(m);
+                    }
+                    _ => return Err(format!("--vary wants 0 to {MAX_RANDOM_MARGIN}, not '{n}'")),
+                }
+                opts.seed = clock_seed();
+            }
+            _ => return Err(format!("unknown argument '{a}' ({USAGE})")),
         }
-        let kv = args.next().ok_or("--set needs key=value")?;
-        opts.search.set_pair(&kv)?;
     }
     Ok(opts)
 }

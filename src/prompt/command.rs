@@ -1,6 +1,6 @@
 //! The terminal prompt's command syntax: a line into a [`Cmd`], without a board.
 
-use crate::engine::Level;
+use crate::engine::{Level, MAX_RANDOM_MARGIN};
 use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
 
 /// One prompt command.
@@ -20,6 +20,9 @@ pub enum Cmd {
     Size(usize),
     /// Seconds per engine move.
     Time(f64),
+    /// Choose at random among moves within this many evaluation units of the best (`None`:
+    /// always the best).
+    Vary(Option<i32>),
     Save(String),
     Load(String),
     Board,
@@ -40,6 +43,7 @@ commands:
   rule R           freestyle | standard | renju | caro (starts a new game)
   size N           board size 5..22 (starts a new game)
   time S           seconds per engine move (e.g. 1 or 0.5)
+  vary N|off       pick at random among moves within N of the best (default 30)
   save FILE        save the game (a .psq name writes Piskvork format)
   load FILE        load a saved game (wuzi record or .psq)
   board            show the board again
@@ -65,6 +69,7 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         })?),
         "size" => Cmd::Size(parse_size(arg)?),
         "time" => Cmd::Time(parse_time(arg)?),
+        "vary" => Cmd::Vary(parse_vary(arg)?),
         "save" => Cmd::Save(need_file(arg, "save")?),
         "load" => Cmd::Load(need_file(arg, "load")?),
         "board" | "show" => Cmd::Board,
@@ -134,6 +139,19 @@ fn parse_time(s: &str) -> Result<f64, String> {
     }
 }
 
+fn parse_vary(s: &str) -> Result<Option<i32>, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match s.parse::<i32>() {
+        Ok(0) => Ok(None),
+        Ok(n) if (1..=MAX_RANDOM_MARGIN).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "vary wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not '{s}'"
+        )),
+    }
+}
+
 fn need_file(s: &str, cmd: &str) -> Result<String, String> {
     if s.is_empty() {
         Err(format!("{cmd} wants a file name"))
@@ -161,6 +179,9 @@ mod tests {
         assert_eq!(parse("rule renju"), Ok(Some(Cmd::Rule(Rule::Renju))));
         assert_eq!(parse("size 19"), Ok(Some(Cmd::Size(19))));
         assert_eq!(parse("time 0.5"), Ok(Some(Cmd::Time(0.5))));
+        assert_eq!(parse("vary 40"), Ok(Some(Cmd::Vary(Some(40)))));
+        assert_eq!(parse("vary OFF"), Ok(Some(Cmd::Vary(None))));
+        assert_eq!(parse("vary 0"), Ok(Some(Cmd::Vary(None))));
         assert_eq!(
             parse("save my game.txt"),
             Ok(Some(Cmd::Save("my game.txt".into())))
@@ -180,6 +201,10 @@ mod tests {
             "size -1",
             "time 0",
             "time NaN",
+            "vary",
+            "vary -5",
+            "vary 301",
+            "vary lots",
             "side green",
             "save",
             "!!",

@@ -7,7 +7,7 @@
 pub mod command;
 pub mod view;
 
-use crate::engine::{Engine, GameStatus, Level, MoveError};
+use crate::engine::{clock_seed, Engine, GameStatus, Level, MoveError};
 use crate::notation::{format_h8, parse_any};
 use crate::record::{GameRecord, GameResult};
 use crate::search::{mate_distance, Info, Limits};
@@ -30,18 +30,30 @@ pub struct Prompt {
     human: Color,
     level: Level,
     seconds: f64,
+    /// The engine's random-choice margin (`vary`).
+    vary: Option<i32>,
 }
 
+/// The prompt's `vary` margin at start: a small one, so that a line that beat the engine once
+/// need not win again, at next to no cost in strength (root scores within 30 are about a
+/// tenth of an open three apart).
+pub const DEFAULT_VARY: i32 = 30;
+
 impl Prompt {
-    /// A 15x15 freestyle game, human black, full strength at one second a move.
+    /// A 15x15 freestyle game, human black, full strength at one second a move, varying
+    /// among near-equal moves ([`DEFAULT_VARY`]) with a seed from the clock.
     pub fn new() -> Result<Prompt, String> {
         let mut engine = Engine::new(15, Rule::Freestyle)?;
         engine.set_hash_mb(64);
+        engine.set_seed(clock_seed());
+        let vary = Some(DEFAULT_VARY);
+        engine.set_random_margin(vary);
         Ok(Prompt {
             engine,
             human: Color::Black,
             level: Level::Full,
             seconds: 1.0,
+            vary,
         })
     }
 
@@ -102,6 +114,11 @@ impl Prompt {
                 self.seconds = t;
                 writeln!(io.out, "The engine thinks {t} s a move.")?;
             }
+            Cmd::Vary(v) => {
+                self.vary = v;
+                self.engine.set_random_margin(v);
+                writeln!(io.out, "{}.", vary_text(v))?;
+            }
             Cmd::Save(file) => return self.save(&file, io),
             Cmd::Load(file) => return self.load(&file, io),
             Cmd::Board => self.show(io)?,
@@ -131,14 +148,18 @@ impl Prompt {
         write!(io.out, "{}", view::draw(b))?;
         writeln!(
             io.out,
-            "{} {}x{}, move {}; you: {} ({}); engine: {}",
+            "{} {}x{}, move {}; you: {} ({}); engine: {}{}",
             b.rule(),
             b.size(),
             b.size(),
             b.ply() + 1,
             self.human,
             stone_char(self.human),
-            level_text(self.level)
+            level_text(self.level),
+            match (self.level, self.vary) {
+                (Level::Full | Level::Depth(_), Some(m)) => format!(", vary {m}"),
+                _ => String::new(),
+            }
         )
     }
 
@@ -387,6 +408,13 @@ fn level_text(l: Level) -> String {
         Level::Greedy => "greedy".into(),
         Level::Depth(d) => format!("depth {d}"),
         Level::Full => "full".into(),
+    }
+}
+
+fn vary_text(v: Option<i32>) -> String {
+    match v {
+        Some(m) => format!("The engine picks at random among moves within {m} of the best"),
+        None => "The engine always plays its best move".into(),
     }
 }
 

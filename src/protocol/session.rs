@@ -35,6 +35,11 @@ pub struct Options {
     pub write_records: bool,
     /// Search settings (the brain's `--set key=value` arguments).
     pub search: crate::search::Options,
+    /// Pick at random among root moves within this margin of the best (the brain's
+    /// `--vary N`), for play against people in a GUI; off for matches.
+    pub random_margin: Option<i32>,
+    /// Seed of those random choices.
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -45,6 +50,8 @@ impl Default for Options {
             threads_cap: 64,
             write_records: true,
             search: crate::search::Options::default(),
+            random_margin: None,
+            seed: Config::default().seed,
         }
     }
 }
@@ -87,6 +94,8 @@ impl Session {
         let config = Config {
             hash_mb: DEFAULT_HASH_MB.min(opts.hash_cap_mb).max(1),
             search: opts.search.clone(),
+            random_margin: opts.random_margin,
+            seed: opts.seed,
             ..Config::default()
         };
         let engine = match Engine::with_config(15, Rule::Freestyle, config) {
