@@ -200,7 +200,9 @@ pub struct Options {
     /// 80 games; as white 1-38-1) in the same hours: less than a standard error. 160 scored
     /// 12-26-2 (32.5%, 40 games), and 130 with `caps_on_board` 5-18-2 after 25 games; at
     /// 200 ms a move 130 scored 28-52-0 (35.0%, 80 games) alone and 20-60-0 (25.0%) with
-    /// `caps_on_board` (off).
+    /// `caps_on_board` (off). With the refitted weights and the root's second look, 130 scored
+    /// 26-40-5 (40.1%, 71 games of two side-by-side runs of 40, the second stopped) where the
+    /// default scored 34-39-7 (46.9%, 80 games) the same day.
     pub white_caution: i32,
     /// Late-move reductions of moves that make or stop a three too (0: only quiet moves
     /// are reduced), by this value less one ply fewer than a quiet move. See
@@ -237,7 +239,9 @@ pub struct Options {
     /// 23-49-8 (33.8%; as white 2-35-3), where the weights before without it had scored
     /// 32-42-6 (43.8%) the day before. Each has a standard error of about 5.5 points. Of
     /// 565 positions from 1 s match games, the move chosen at 1 s changed in 48 (agreement
-    /// with Rapfi's 1.5 s move: 14 lost, 16 gained).
+    /// with Rapfi's 1.5 s move: 14 lost, 16 gained). A third run of the default, 34-39-7
+    /// (46.9%, 80 games); 300,000 in the same hours 39-36-5 (51.9%, 80 games): within a
+    /// standard error, so 100,000 stays.
     pub root_verify_nodes: u64,
 }
 
