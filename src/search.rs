@@ -239,9 +239,10 @@ pub struct Options {
     /// 23-49-8 (33.8%; as white 2-35-3), where the weights before without it had scored
     /// 32-42-6 (43.8%) the day before. Each has a standard error of about 5.5 points. Of
     /// 565 positions from 1 s match games, the move chosen at 1 s changed in 48 (agreement
-    /// with Rapfi's 1.5 s move: 14 lost, 16 gained). A third run of the default, 34-39-7
-    /// (46.9%, 80 games); 300,000 in the same hours 39-36-5 (51.9%, 80 games): within a
-    /// standard error, so 100,000 stays.
+    /// with Rapfi's 1.5 s move: 14 lost, 16 gained). A third run of 100,000, 34-39-7
+    /// (46.9%, 80 games); 300,000 (the default since) in the same hours 39-36-5 (51.9%) and
+    /// 40-34-6 (53.8%): 52.8% over 160 games, within a standard error of 100,000's runs
+    /// (49.0% over 193 games in all) but the better one measured.
     pub root_verify_nodes: u64,
 }
 
@@ -275,7 +276,7 @@ impl Default for Options {
             iir: 6,
             root_lmr: 50,
             leaf_beta: true,
-            root_verify_nodes: 100_000,
+            root_verify_nodes: 300_000,
         }
     }
 }
