@@ -4,8 +4,14 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Runs `wuzi` with `script` on stdin until end of input; returns stdout.
+/// Runs `wuzi` with `script` on stdin until end of input, the engine always playing its best
+/// move (`vary off`: a random reply could take a cell a script plays next); returns stdout.
 fn run(script: &str) -> String {
+    run_raw(&format!("vary off\n{script}"))
+}
+
+/// Runs `wuzi` with `script` on stdin as it is.
+fn run_raw(script: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -164,7 +170,7 @@ fn end_of_input_quits_cleanly() {
 /// and `vary off` change that, and a bad margin is refused with its reason.
 #[test]
 fn vary_sets_the_random_choice() {
-    let out = run("level depth 2\nvary 50\nvary lots\nh8\nvary off\nboard\n");
+    let out = run_raw("level depth 2\nvary 50\nvary lots\nh8\nvary off\nboard\n");
     assert!(out.contains("engine: full, vary 30"), "{out}");
     assert!(
         out.contains("The engine picks at random among moves within 50 of the best."),
