@@ -30,8 +30,6 @@ pub struct Prompt {
     human: Color,
     level: Level,
     seconds: f64,
-    /// The engine's random-choice margin (`vary`).
-    vary: Option<i32>,
 }
 
 /// The prompt's `vary` margin at start: a small one, so that a line that beat the engine once
@@ -46,14 +44,12 @@ impl Prompt {
         let mut engine = Engine::new(15, Rule::Freestyle)?;
         engine.set_hash_mb(64);
         engine.set_seed(clock_seed());
-        let vary = Some(DEFAULT_VARY);
-        engine.set_random_margin(vary);
+        engine.set_random_margin(Some(DEFAULT_VARY));
         Ok(Prompt {
             engine,
             human: Color::Black,
             level: Level::Full,
             seconds: 1.0,
-            vary,
         })
     }
 
@@ -115,7 +111,6 @@ impl Prompt {
                 writeln!(io.out, "The engine thinks {t} s a move.")?;
             }
             Cmd::Vary(v) => {
-                self.vary = v;
                 self.engine.set_random_margin(v);
                 writeln!(io.out, "{}.", vary_text(v))?;
             }
@@ -156,7 +151,7 @@ impl Prompt {
             self.human,
             stone_char(self.human),
             level_text(self.level),
-            match (self.level, self.vary) {
+            match (self.level, self.engine.config().random_margin) {
                 (Level::Full | Level::Depth(_), Some(m)) => format!(", vary {m}"),
                 _ => String::new(),
             }
