@@ -244,6 +244,10 @@ pub struct Options {
     /// 40-34-6 (53.8%): 52.8% over 160 games, within a standard error of 100,000's runs
     /// (49.0% over 193 games in all) but the better one measured.
     pub root_verify_nodes: u64,
+    /// Root moves searched with the full window from the start (at least 1, the first):
+    /// the next ones skip the null-window probe of the selective non-PV tree, which can
+    /// fail a move low that a PV search scores above the best.
+    pub root_pv_moves: usize,
 }
 
 impl Default for Options {
@@ -277,6 +281,7 @@ impl Default for Options {
             root_lmr: 50,
             leaf_beta: true,
             root_verify_nodes: 300_000,
+            root_pv_moves: 1,
         }
     }
 }
@@ -285,10 +290,10 @@ impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `caps%`, `capdef`, `avg`, `caps`,
     /// `rfp`, `capsboard`, `cells`, `fext`, `se`, `tteval`, `evs`, `evw`, `wcaut`, `lmrt`,
-    /// `iir`, `rlmr`, `leafbeta`, `hand` (1: the hand-set evaluation weights, 2: the hand-set
-    /// ordering, 3: both; the fitted ones otherwise, whatever the rule; against PentaZen at
-    /// 1 s a move 3 scored 9-31-0, 22.5% of 40 games, where the fitted weights scored 33.8%
-    /// over 80); flags take 0 or 1.
+    /// `iir`, `rlmr`, `leafbeta`, `verify`, `rootpv` (at least 1), `hand` (1: the hand-set
+    /// evaluation weights, 2: the hand-set ordering, 3: both; the fitted ones otherwise,
+    /// whatever the rule; against PentaZen at 1 s a move 3 scored 9-31-0, 22.5% of 40 games,
+    /// where the fitted weights scored 33.8% over 80); flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -330,6 +335,7 @@ impl Options {
             "rlmr" => self.root_lmr = v as i32,
             "leafbeta" => self.leaf_beta = v != 0,
             "verify" => self.root_verify_nodes = v as u64,
+            "rootpv" => self.root_pv_moves = v.max(1) as usize,
             _ => return Err(format!("unknown search option '{key}'")),
         }
         Ok(())
@@ -797,10 +803,11 @@ impl<'a> Searcher<'a> {
         let mut best_i = 0;
         let me = self.board.to_move();
         let root_lmr = self.shared.options.root_lmr;
+        let root_pv = self.shared.options.root_pv_moves;
         for i in 0..roots.len() {
             let p = roots[i].0;
             // Late root moves that make or stop no three are searched shallower first.
-            let r = if root_lmr > 0 && depth >= 4 && i >= 2 && self.is_quiet(p, me) {
+            let r = if root_lmr > 0 && depth >= 4 && i >= 2.max(root_pv) && self.is_quiet(p, me) {
                 lmr_plies(root_lmr as f32 / 100.0, depth, i).clamp(0, depth - 2)
             } else {
                 0
@@ -816,6 +823,8 @@ impl<'a> Searcher<'a> {
             self.nodes += 1;
             let score = if i == 0 {
                 -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
+            } else if i < root_pv {
+                -self.negamax((depth - 1) * ONE_PLY, -beta, -floor, 1, true)
             } else {
                 let mut s = -self.negamax((depth - 1 - r) * ONE_PLY, -floor - 1, -floor, 1, false);
                 if r > 0 && s > floor {
