@@ -133,8 +133,8 @@ pub struct Options {
     /// Apply the caps to the replies to an open three too.
     pub cap_defences: bool,
     /// Margin per ply of reverse futility (a static score this far above beta returns) and
-    /// razoring (this far below alpha drops to the leaf check) at shallow non-PV nodes;
-    /// 0: neither. Self-play, 40 games at 60,000 nodes a move: 30 scored 63.8% against 0.
+    /// razoring (this far below alpha drops to the leaf check; see [`Options::razor`]) at
+    /// shallow non-PV nodes; 0: neither. Self-play, 40 games at 60,000 nodes a move: 30 scored 63.8% against 0.
     /// Of 75 positions from lost games just before our losing move as white, Rapfi at 1 s
     /// refutes the move chosen at 1,000,000 nodes in 36 with 30 (0: 41, 60: 42, 120: 41).
     pub rfp: i32,
@@ -248,6 +248,8 @@ pub struct Options {
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
     /// fail a move low that a PV search scores above the best.
     pub root_pv_moves: usize,
+    /// Margin per ply of razoring alone (`None`: [`Options::rfp`]'s; 0: no razoring).
+    pub razor: Option<i32>,
 }
 
 impl Default for Options {
@@ -282,6 +284,7 @@ impl Default for Options {
             leaf_beta: true,
             root_verify_nodes: 300_000,
             root_pv_moves: 1,
+            razor: None,
         }
     }
 }
@@ -290,10 +293,10 @@ impl Options {
     /// Sets one option by its short name (the self-play and `solve --set` flags): `leaf`,
     /// `root`, `prune`, `lmr`, `narrow`, `vctdef`, `local`, `caps%`, `capdef`, `avg`, `caps`,
     /// `rfp`, `capsboard`, `cells`, `fext`, `se`, `tteval`, `evs`, `evw`, `wcaut`, `lmrt`,
-    /// `iir`, `rlmr`, `leafbeta`, `verify`, `rootpv` (at least 1), `hand` (1: the hand-set
-    /// evaluation weights, 2: the hand-set ordering, 3: both; the fitted ones otherwise,
-    /// whatever the rule; against PentaZen at 1 s a move 3 scored 9-31-0, 22.5% of 40 games,
-    /// where the fitted weights scored 33.8% over 80); flags take 0 or 1.
+    /// `iir`, `rlmr`, `leafbeta`, `verify`, `rootpv` (at least 1), `razor`, `hand` (1: the
+    /// hand-set evaluation weights, 2: the hand-set ordering, 3: both; the fitted ones
+    /// otherwise, whatever the rule; against PentaZen at 1 s a move 3 scored 9-31-0, 22.5% of
+    /// 40 games, where the fitted weights scored 33.8% over 80); flags take 0 or 1.
     pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
         match key {
             "leaf" => self.leaf_vcf_nodes = v as u64,
@@ -336,6 +339,7 @@ impl Options {
             "leafbeta" => self.leaf_beta = v != 0,
             "verify" => self.root_verify_nodes = v as u64,
             "rootpv" => self.root_pv_moves = v.max(1) as usize,
+            "razor" => self.razor = Some(v as i32),
             _ => return Err(format!("unknown search option '{key}'")),
         }
         Ok(())
@@ -1050,12 +1054,13 @@ impl<'a> Searcher<'a> {
             }
         }
         let margin = self.shared.options.rfp;
-        if margin > 0 && !pv && opp_fives == 0 && ply >= 1 {
+        let razor = self.shared.options.razor.unwrap_or(margin);
+        if !pv && opp_fives == 0 && ply >= 1 {
             let e = static_eval;
-            if plies < 7 && e - margin * plies >= beta && e < MATE_BOUND {
+            if margin > 0 && plies < 7 && e - margin * plies >= beta && e < MATE_BOUND {
                 return e;
             }
-            if plies < 5 && e + margin * plies <= alpha {
+            if razor > 0 && plies < 5 && e + razor * plies <= alpha {
                 return self.leaf(ply, &mut pending, facts.four, beta);
             }
         }

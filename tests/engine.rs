@@ -290,21 +290,24 @@ fn search_options_keep_tactics() {
 
 /// The root's full-window searches (`search::Options::root_pv_moves`). After 7,7 8,8 at
 /// depth 4 the second root move, 9,7, fails low in the null-window probe against the first
-/// move's 369 (the selective non-PV tree, with its caps and pruning, misses its lines), so
-/// the search plays 9,5; searched with the full window from the start, 9,7 scores 591 and is
-/// played.
+/// move's 369, so the search plays 9,5; searched with the full window from the start, 9,7
+/// scores 591 and is played. The probe fails through razoring (`search::Options::razor`):
+/// non-PV nodes whose static score is 30 a ply below alpha drop to the leaf check; without
+/// it the probe passes and 9,7 is played too.
 #[test]
 fn root_full_window_moves_find_what_the_null_window_misses() {
     let moves = wuzi::notation::parse_move_list("7,7 8,8").unwrap();
-    let think = |k: i64| {
+    let think_with = |k: &str, v: i64| {
         let mut config = Config::default();
-        config.search.set("rootpv", k).unwrap();
+        config.search.set(k, v).unwrap();
         let mut e = Engine::with_config(15, Rule::Freestyle, config).unwrap();
         e.set_position(&moves).unwrap();
         let o = e.think(Level::Depth(4), &Limits::default(), &mut |_| {});
         (o.best, o.score)
     };
+    let think = |k: i64| think_with("rootpv", k);
     assert_eq!(think(1), (Pos::new(9, 5), 369));
     assert_eq!(think(2), (Pos::new(9, 7), 591));
     assert_eq!(think(3).0, Pos::new(9, 7));
+    assert_eq!(think_with("razor", 0), (Pos::new(9, 7), 591));
 }
