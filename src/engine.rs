@@ -66,6 +66,21 @@ pub enum Level {
 /// that a margin never reaches from a good move down to a blunder.
 pub const MAX_RANDOM_MARGIN: i32 = 300;
 
+/// Reads a random-choice margin as the front ends take it: `0` or `off` (any case) for
+/// none, or 1 to [`MAX_RANDOM_MARGIN`]. The error says what is wanted.
+pub fn parse_random_margin(s: &str) -> Result<Option<i32>, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match s.parse::<i32>() {
+        Ok(0) => Ok(None),
+        Ok(n) if (1..=MAX_RANDOM_MARGIN).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not '{s}'"
+        )),
+    }
+}
+
 /// A seed for the engine's random choices from the clock, for play against people (a fixed
 /// seed would repeat the same choices in every session).
 pub fn clock_seed() -> u64 {
@@ -468,5 +483,26 @@ impl Engine {
         scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         scored.truncate(n);
         scored
+    }
+}
+
+#[cfg(test)]
+mod margin_tests {
+    use super::*;
+
+    #[test]
+    fn random_margin_parses_as_both_front_ends_take_it() {
+        assert_eq!(parse_random_margin("off"), Ok(None));
+        assert_eq!(parse_random_margin("OFF"), Ok(None));
+        assert_eq!(parse_random_margin("0"), Ok(None));
+        assert_eq!(parse_random_margin("1"), Ok(Some(1)));
+        assert_eq!(parse_random_margin("300"), Ok(Some(MAX_RANDOM_MARGIN)));
+        for bad in ["301", "-1", "", "x", "3.5"] {
+            let e = parse_random_margin(bad).unwrap_err();
+            assert!(
+                e.contains("0 to 300") && e.contains(&format!("'{bad}'")),
+                "{e}"
+            );
+        }
     }
 }

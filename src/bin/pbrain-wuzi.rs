@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
-use wuzi::engine::{clock_seed, MAX_RANDOM_MARGIN};
+use wuzi::engine::{clock_seed, parse_random_margin};
 use wuzi::protocol::{Flow, Options, Session};
 
 /// How long `END` may wait for the main thread before the process exits anyway (the
@@ -30,12 +30,7 @@ fn options_from_args() -> Result<Options, String> {
             }
             "--vary" => {
                 let n = args.next().ok_or("--vary needs a margin")?;
-                match n.parse::<i32>() {
-                    Ok(m) if (0..=MAX_RANDOM_MARGIN).contains(&m) => {
-                        opts.random_margin = (m > 0).then_some(m);
-                    }
-                    _ => return Err(format!("--vary wants 0 to {MAX_RANDOM_MARGIN}, not '{n}'")),
-                }
+                opts.random_margin = parse_random_margin(&n).map_err(|e| format!("--vary {e}"))?;
                 opts.seed = clock_seed();
             }
             _ => return Err(format!("unknown argument '{a}' ({USAGE})")),

@@ -1,6 +1,6 @@
 //! The terminal prompt's command syntax: a line into a [`Cmd`], without a board.
 
-use crate::engine::{Level, MAX_RANDOM_MARGIN};
+use crate::engine::{parse_random_margin, Level};
 use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
 
 /// One prompt command.
@@ -140,16 +140,7 @@ fn parse_time(s: &str) -> Result<f64, String> {
 }
 
 fn parse_vary(s: &str) -> Result<Option<i32>, String> {
-    if s.eq_ignore_ascii_case("off") {
-        return Ok(None);
-    }
-    match s.parse::<i32>() {
-        Ok(0) => Ok(None),
-        Ok(n) if (1..=MAX_RANDOM_MARGIN).contains(&n) => Ok(Some(n)),
-        _ => Err(format!(
-            "vary wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not '{s}'"
-        )),
-    }
+    parse_random_margin(s).map_err(|e| format!("vary {e}"))
 }
 
 fn need_file(s: &str, cmd: &str) -> Result<String, String> {
