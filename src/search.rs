@@ -243,7 +243,9 @@ pub struct Options {
     /// with Rapfi's 1.5 s move: 14 lost, 16 gained). A third run of 100,000, 34-39-7
     /// (46.9%, 80 games); 300,000 (the default since) in the same hours 39-36-5 (51.9%) and
     /// 40-34-6 (53.8%): 52.8% over 160 games, within a standard error of 100,000's runs
-    /// (49.0% over 193 games in all) but the better one measured.
+    /// (49.0% over 193 games in all) but the better one measured. A third run of 300,000
+    /// the next session, 28-46-6 (38.8%): 48.1% over 240 games; head to head against
+    /// 100,000, 37-36-7 (50.6%, 80 games).
     pub root_verify_nodes: u64,
     /// Root moves searched with the full window from the start (at least 1, the first):
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
