@@ -251,9 +251,11 @@ pub struct Options {
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
     /// fail a move low that a PV search scores above the best (through razoring, see
     /// [`Options::razor`]). Against PentaZen at 1 s a move (all 40 Piskvork openings with
-    /// each colour, 80 games, beside another match): 3 scored 37-35-8 (51.2%) where the
-    /// default scored 28-46-6 (38.8%) the same day and 48.1% over 240 games in all.
-    /// Self-play at 100,000 nodes a move, 80 games: 3 47.5%, 2 51.9% against 1.
+    /// each colour, 80 games a run, beside another match): 3 (the default since) scored
+    /// 37-35-8 (51.2%) and 39-38-3 (50.6%), 50.9% over 160 games, where 1 scored 47-64-9
+    /// (42.9%, 120 games) the same day and 48.6% over 280 games in all: within a standard
+    /// error, the better one measured. Self-play at 100,000 nodes a move, 80 games: 3 47.5%,
+    /// 2 51.9% against 1. Costs 2% more nodes at depth 14.
     pub root_pv_moves: usize,
     /// Margin per ply of razoring alone (`None`: [`Options::rfp`]'s; 0: no razoring).
     /// Against PentaZen at 1 s a move, 80 games each as for [`Options::root_pv_moves`], the
@@ -293,7 +295,7 @@ impl Default for Options {
             root_lmr: 50,
             leaf_beta: true,
             root_verify_nodes: 300_000,
-            root_pv_moves: 1,
+            root_pv_moves: 3,
             razor: None,
         }
     }
