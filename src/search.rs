@@ -251,11 +251,16 @@ pub struct Options {
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
     /// fail a move low that a PV search scores above the best (through razoring, see
     /// [`Options::razor`]). Against PentaZen at 1 s a move (all 40 Piskvork openings with
-    /// each colour, 80 games a run, beside another match): 3 (the default since) scored
+    /// each colour, 80 games a run, beside another match): 3 scored
     /// 37-35-8 (51.2%) and 39-38-3 (50.6%), 50.9% over 160 games, where 1 scored 47-64-9
     /// (42.9%, 120 games) the same day and 48.6% over 280 games in all: within a standard
-    /// error, the better one measured. Self-play at 100,000 nodes a move, 80 games: 3 47.5%,
-    /// 2 51.9% against 1. Costs 2% more nodes at depth 14.
+    /// error. Self-play at 100,000 nodes a move, 80 games: 3 47.5%, 2 51.9% against 1. Costs
+    /// 2% more nodes at depth 14. 3 was the default for a day: a third run against PentaZen
+    /// scored 31-41-8 (43.8%; 107-114-19, 48.5% over 240 games, level with 1's 48.6% over
+    /// 280), and head to head against 1 (0d5761b, all 40 openings with each colour) it lost
+    /// 29-40-11 (43.1%, 80 games) and 16-19-4 (46.2%, 39 games, openings 1-20): 43.7% over
+    /// 119 (as black 23-12-5 in the first, where 1 won 28-6-6 with black). So 1, the default
+    /// again.
     pub root_pv_moves: usize,
     /// Margin per ply of razoring alone (`None`: [`Options::rfp`]'s; 0: no razoring).
     /// Against PentaZen at 1 s a move, 80 games each as for [`Options::root_pv_moves`], the
@@ -295,7 +300,7 @@ impl Default for Options {
             root_lmr: 50,
             leaf_beta: true,
             root_verify_nodes: 300_000,
-            root_pv_moves: 3,
+            root_pv_moves: 1,
             razor: None,
         }
     }

@@ -293,7 +293,7 @@ fn search_options_keep_tactics() {
 /// move's 369, so the search plays 9,5; searched with the full window from the start, 9,7
 /// scores 591 and is played. The probe fails through razoring (`search::Options::razor`):
 /// non-PV nodes whose static score is 30 a ply below alpha drop to the leaf check; without
-/// it the probe passes and 9,7 is played too. (`rootpv` is 3 by default.)
+/// it the probe passes and 9,7 is played too. (`rootpv` is 1 by default.)
 #[test]
 fn root_full_window_moves_find_what_the_null_window_misses() {
     let moves = wuzi::notation::parse_move_list("7,7 8,8").unwrap();
