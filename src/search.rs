@@ -162,7 +162,11 @@ pub struct Options {
     /// 1 s a move 20-58-2 (26.2%, 80 games) where the same build without them scored
     /// 22-55-3 (29.4%) in the same hours; 8.8% more instructions per node (off). With the
     /// smaller tree of [`Options::leaf_beta`]'s four options, 35-43-2 (45.0%, 80 games at 1 s)
-    /// where the default had scored 32-42-6 (43.8%): within a standard error.
+    /// where the default had scored 32-42-6 (43.8%): within a standard error. A third time,
+    /// all 40 openings with each colour: 31-48-1 (39.4%, 80 games) where the default scored
+    /// 34-43-3 (44.4%) beside it. On 4,541 positions of the 1 s match games scored by Rapfi
+    /// at 200 ms, the fitted class weights barely move (held-out 0.5248 -> 0.5246) while
+    /// refitted combination values reach 0.5093: the better fit has not shown in play.
     pub cell_values: bool,
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// nothing). Long forced wins found at 1,000,000 nodes: 130: 14 of 75, 150: 15, 100: 15.
