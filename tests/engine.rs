@@ -187,6 +187,30 @@ fn finds_long_forced_wins() {
     assert!(found >= 13, "{found} of {}", rows.len());
 }
 
+/// `tests/data/freestyle_pentazen_wins.tsv`: 284 positions from PentaZen's games against
+/// wuzi at 1 s a move where PentaZen first announced a forced win (4 to 43 plies) for itself,
+/// the side to move, and went on to win. wuzi at 1,000,000 nodes found 116 when this test was
+/// written (the VCT solver alone, at 1 s a row, about a third); the floor catches a loss of
+/// win-finding reach.
+#[test]
+#[ignore = "long: run in release by CI"]
+fn finds_the_wins_pentazen_announced() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/freestyle_pentazen_wins.tsv");
+    let rows = wuzi::suite::load_suite(&path).expect("PentaZen wins suite");
+    assert_eq!(rows.len(), 284);
+    let found = rows
+        .iter()
+        .filter(|row| {
+            let mut e = engine_at(row);
+            let o = e.think(Level::Full, &nodes(1_000_000), &mut |_| {});
+            mate_distance(o.score).is_some_and(|m| m > 0)
+        })
+        .count();
+    eprintln!("PentaZen's announced wins found: {found} of {}", rows.len());
+    assert!(found >= 105, "{found} of {}", rows.len());
+}
+
 /// The second look at the opponent's VCT after the root move an iteration chooses
 /// (`search::Options::root_verify_nodes`). In this position from a match game (white to
 /// move) black wins by VCT after white's 7,5, a proof beyond the 5,000 solver nodes the first
