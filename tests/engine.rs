@@ -171,20 +171,27 @@ fn random_margin_varies_only_among_near_equal_moves() {
 #[test]
 #[ignore = "long: run in release by CI"]
 fn finds_long_forced_wins() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/freestyle_long_wins.tsv");
-    let rows = wuzi::suite::load_suite(&path).expect("long wins suite");
-    assert_eq!(rows.len(), 75);
-    let found = rows
+    let found = wins_found("freestyle_long_wins.tsv", 75);
+    eprintln!("long forced wins found: {found} of 75");
+    assert!(found >= 13, "{found} of 75");
+}
+
+/// How many rows of `tests/data/FILE` (which has `rows` rows, each a win for the side to
+/// move) the engine reports a forced win in at 1,000,000 nodes.
+fn wins_found(file: &str, rows: usize) -> usize {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(file);
+    let suite = wuzi::suite::load_suite(&path).expect("a wins suite");
+    assert_eq!(suite.len(), rows, "{file}");
+    suite
         .iter()
         .filter(|row| {
             let mut e = engine_at(row);
             let o = e.think(Level::Full, &nodes(1_000_000), &mut |_| {});
             mate_distance(o.score).is_some_and(|m| m > 0)
         })
-        .count();
-    eprintln!("long forced wins found: {found} of {}", rows.len());
-    assert!(found >= 13, "{found} of {}", rows.len());
+        .count()
 }
 
 /// `tests/data/freestyle_pentazen_wins.tsv`: 284 positions from PentaZen's games against
@@ -195,20 +202,9 @@ fn finds_long_forced_wins() {
 #[test]
 #[ignore = "long: run in release by CI"]
 fn finds_the_wins_pentazen_announced() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/freestyle_pentazen_wins.tsv");
-    let rows = wuzi::suite::load_suite(&path).expect("PentaZen wins suite");
-    assert_eq!(rows.len(), 284);
-    let found = rows
-        .iter()
-        .filter(|row| {
-            let mut e = engine_at(row);
-            let o = e.think(Level::Full, &nodes(1_000_000), &mut |_| {});
-            mate_distance(o.score).is_some_and(|m| m > 0)
-        })
-        .count();
-    eprintln!("PentaZen's announced wins found: {found} of {}", rows.len());
-    assert!(found >= 105, "{found} of {}", rows.len());
+    let found = wins_found("freestyle_pentazen_wins.tsv", 284);
+    eprintln!("PentaZen's announced wins found: {found} of 284");
+    assert!(found >= 105, "{found} of 284");
 }
 
 /// The second look at the opponent's VCT after the root move an iteration chooses
