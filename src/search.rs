@@ -250,8 +250,9 @@ pub struct Options {
     /// 40-34-6 (53.8%): 52.8% over 160 games, within a standard error of 100,000's runs
     /// (49.0% over 193 games in all) but the better one measured. A third run of 300,000
     /// the next session, 28-46-6 (38.8%): 48.1% over 240 games; head to head against
-    /// 100,000, 37-36-7 (50.6%, 80 games). With 19-18-3 (40 games) and 34-43-3 (44.4%, 80)
-    /// since: 160-177-23, 47.6% over 360 games.
+    /// 100,000, 37-36-7 (50.6%, 80 games), and 34-36-10 (48.8%) a session later: 49.7% over
+    /// 160. With 19-18-3 (40 games) and 34-43-3 (44.4%, 80) since: 160-177-23, 47.6% over
+    /// 360 games.
     pub root_verify_nodes: u64,
     /// Root moves searched with the full window from the start (at least 1, the first):
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
