@@ -6,9 +6,11 @@
 //! file and reports how often a win was found, and the median and worst time.
 //! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat
 //! checks) at `--ms` per move instead: on `defend_vcf` rows it reports how often the chosen
-//! move is in the answer set, on other rows how often it finds a forced win (a mate score)
-//! and how long that took. `--nodes N` gives the engine a node budget instead of a time;
-//! `--set key=value` sets a search option (`search::Options::set`).
+//! move is in the answer set, on `move` rows how often it chooses a move of the answer set
+//! (an oracle's choice), on other rows how often it finds a forced win (a mate score) and
+//! how long that took. `--nodes N` gives the engine a node budget instead of a time;
+//! `--set key=value` sets a search option (`search::Options::set`); `--choices` prints
+//! every row's id, chosen move and score (tab-separated) instead of only the misses.
 
 use std::time::{Duration, Instant};
 use wuzi::notation::{parse_h8_run, parse_move_list};
@@ -19,6 +21,7 @@ use wuzi::{Board, Rule};
 struct Opts {
     vct: bool,
     engine: bool,
+    choices: bool,
     rule: Rule,
     size: usize,
     ms: u64,
@@ -35,6 +38,7 @@ fn parse_args() -> Result<Opts, String> {
     let mut o = Opts {
         vct: false,
         engine: false,
+        choices: false,
         rule: Rule::Freestyle,
         size: 15,
         ms: 10_000,
@@ -51,6 +55,7 @@ fn parse_args() -> Result<Opts, String> {
         match a.as_str() {
             "--vct" => o.vct = true,
             "--engine" => o.engine = true,
+            "--choices" => o.choices = true,
             "--rule" => {
                 let v = val("--rule")?;
                 o.rule = Rule::parse(&v).ok_or(format!("unknown rule '{v}'"))?;
@@ -63,7 +68,7 @@ fn parse_args() -> Result<Opts, String> {
             "--depth" => o.depth = val("--depth")?.parse().map_err(|_| "bad --depth")?,
             "--suite" => o.suite = Some(val("--suite")?),
             "-h" | "--help" => {
-                return Err("usage: solve [--vct] [--rule R] [--size N] [--ms T] MOVES... | solve [--vct] [--ms T] --suite FILE | solve --engine [--ms T | --nodes N] --suite FILE".into())
+                return Err("usage: solve [--vct] [--rule R] [--size N] [--ms T] MOVES... | solve [--vct] [--ms T] --suite FILE | solve --engine [--ms T | --nodes N] [--set K=V]... [--choices] --suite FILE".into())
             }
             _ => o.moves.push(a),
         }
@@ -232,7 +237,9 @@ fn run_engine_suite(path: &str, o: &Opts) {
             }
         });
         total += 1;
-        let ok = if row.task == "defend_vcf" {
+        let ok = if row.task == "move" {
+            matches!(&row.answers, PointSet::Points(a) if a.contains(&out.best))
+        } else if row.task == "defend_vcf" {
             match &row.answers {
                 // No defence exists: right when the engine sees that it loses.
                 PointSet::Points(a) if a.is_empty() => {
@@ -245,10 +252,13 @@ fn run_engine_suite(path: &str, o: &Opts) {
         } else {
             mate_distance(out.score).is_some_and(|m| m > 0)
         };
+        if o.choices {
+            println!("{}\t{}\t{}", row.id, out.best, out.score);
+        }
         if ok {
             good += 1;
             times.push(first_win.unwrap_or(out.elapsed));
-        } else {
+        } else if !o.choices {
             println!(
                 "{}: chose {} score {} depth {}",
                 row.id, out.best, out.score, out.depth
