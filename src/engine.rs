@@ -389,7 +389,8 @@ impl Engine {
             options.eval = crate::eval::EvalWeights::for_rule(self.board.rule()).clone();
             options.order = crate::eval::OrderWeights::for_rule(self.board.rule()).clone();
         }
-        options.eval.cells = options.cell_values;
+        options.eval.cells =
+            options.cell_values || self.board.moves().len() < options.cell_values_until;
         let shared = Shared {
             options,
             tt: &self.tt,

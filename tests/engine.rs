@@ -249,7 +249,8 @@ fn root_verification_drops_a_move_the_opponent_wins_against() {
 /// The search shapes behind options (singular extension on and off, the extension of replies
 /// to fours, pruning by the static evaluation instead of the table score, evaluation-sorted
 /// children, white caution, the hand-set weights, the smaller caps without `caps_on_board`,
-/// less reduction of a continuing attack, the fail-high reduction, the earlier shape without
+/// less reduction of a continuing attack, the fail-high reduction, the combination values in
+/// the opening, the earlier shape without
 /// reductions of threat and root moves, internal iterative reduction and the leaf's beta test)
 /// keep the tactics: at least 90% of VCF wins found (100,000 nodes) and of VCF threats
 /// defended (20,000 nodes) on samples of the suites, and the same move and node count on a
@@ -275,6 +276,7 @@ fn search_options_keep_tactics() {
         &[("capsboard", 0)],
         &[("catk", 100)],
         &[("fhr", 30)],
+        &[("cellsto", 30)],
         &[("lmrt", 0), ("iir", 0), ("rlmr", 0), ("leafbeta", 0)],
     ] {
         let mut config = Config::default();
