@@ -274,8 +274,8 @@ pub struct Options {
     /// (49.0% over 193 games in all) but the better one measured. A third run of 300,000
     /// the next session, 28-46-6 (38.8%): 48.1% over 240 games; head to head against
     /// 100,000, 37-36-7 (50.6%, 80 games), and 34-36-10 (48.8%) a session later: 49.7% over
-    /// 160. With 19-18-3 (40 games) and 34-43-3 (44.4%, 80) since: 160-177-23, 47.6% over
-    /// 360 games.
+    /// 160. With 19-18-3 (40 games), 34-43-3 (44.4%, 80), 42-32-6 (56.2%) and 31-42-7
+    /// (43.1%) since: 233-251-36, 48.3% over 520 games.
     pub root_verify_nodes: u64,
     /// Root moves searched with the full window from the start (at least 1, the first):
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
