@@ -174,7 +174,10 @@ pub struct Options {
     /// [`Options::attack_lmr`], `cells=1` chose better moves than the default before move 20
     /// (3.40 points of win probability lost a move against 4.53, 130 positions) and worse
     /// after move 40 (2.26 against 1.64, 330 positions): 30 lost 0.49 +- 0.30 points a move
-    /// less than the default over all 600 (20: 0.25 +- 0.23).
+    /// less than the default over all 600 (20: 0.25 +- 0.23). Against PentaZen at 1 s a move
+    /// (as for [`Options::attack_lmr`]), 30 scored 34-45-1 (43.1%, 80 games): as white 11-29-0
+    /// where the default's two runs that day went 13-23-4 and 2-34-4, but as black 23-16-1
+    /// where they went 29-9-2 and 29-8-3.
     pub cell_values_until: usize,
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// nothing). Long forced wins found at 1,000,000 nodes: 130: 14 of 75, 150: 15, 100: 15.
@@ -189,7 +192,9 @@ pub struct Options {
     /// quality on 600 positions of the 1 s match games (`solve --engine --nodes 1000000
     /// --choices`, each chosen move scored by Rapfi classical at 500 ms): 100 lost 0.48 +-
     /// 0.26 points of win probability a move less than the default (132 moves differ; 200:
-    /// 0.37 less, 50: 0.01).
+    /// 0.37 less, 50: 0.01). Against PentaZen at 1 s a move (all 40 Piskvork openings with
+    /// each colour, beside a run of the default): 100 scored 35-40-5 (46.9%, 80 games) where
+    /// the default scored 31-42-7 (43.1%): within a standard error.
     pub attack_lmr: i32,
     /// Fail-high reduction (0: off): at a non-PV node whose static evaluation is at least
     /// this much per ply above beta, moves that make no four lose a ply, and a four after
