@@ -177,7 +177,9 @@ pub struct Options {
     /// less than the default over all 600 (20: 0.25 +- 0.23). Against PentaZen at 1 s a move
     /// (as for [`Options::attack_lmr`]), 30 scored 34-45-1 (43.1%, 80 games): as white 11-29-0
     /// where the default's two runs that day went 13-23-4 and 2-34-4, but as black 23-16-1
-    /// where they went 29-9-2 and 29-8-3.
+    /// where they went 29-9-2 and 29-8-3. With `catk` 100 as well, 35-34-11 (50.6%, 80
+    /// games; as black 26-7-7, as white 9-27-4): within a standard error of the default's
+    /// 48.3% over 520 games.
     pub cell_values_until: usize,
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// nothing). Long forced wins found at 1,000,000 nodes: 130: 14 of 75, 150: 15, 100: 15.
