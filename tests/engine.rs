@@ -250,8 +250,8 @@ fn root_verification_drops_a_move_the_opponent_wins_against() {
 /// to fours, pruning by the static evaluation instead of the table score, evaluation-sorted
 /// children, white caution, the hand-set weights, the smaller caps without `caps_on_board`,
 /// less reduction of a continuing attack, the fail-high reduction, the combination values in
-/// the opening, the earlier shape without
-/// reductions of threat and root moves, internal iterative reduction and the leaf's beta test)
+/// the opening, the earlier shape without reductions of threat and root moves, internal
+/// iterative reduction and the leaf's beta test)
 /// keep the tactics: at least 90% of VCF wins found (100,000 nodes) and of VCF threats
 /// defended (20,000 nodes) on samples of the suites, and the same move and node count on a
 /// second run.
