@@ -165,6 +165,17 @@ pub struct Board {
     stale: [u64; 4],
     /// Lean makes not yet undone.
     lean: u32,
+    /// Per lean make not yet undone, what its undo restores ([`LeanSaved`]).
+    lean_saved: Vec<LeanSaved>,
+}
+
+/// The lean state a lean make changes, saved for its undo: the five and four masks of the
+/// four lines through the stone (`[dir][side]`) and the per-direction line sets.
+#[derive(Copy, Clone)]
+struct LeanSaved {
+    masks: [[(u32, u32); 2]; 4],
+    five_lines: [[u64; 4]; 2],
+    four_lines: [[u64; 4]; 2],
 }
 
 impl Board {
@@ -211,6 +222,7 @@ impl Board {
             four_lines: [[0; 4]; 2],
             stale: [0; 4],
             lean: 0,
+            lean_saved: Vec::with_capacity(size * size),
         };
         for &p in &geo.centre_out {
             b.cells[p.index()] = EMPTY;

@@ -7,7 +7,7 @@
 //! Normal makes only mark their lines stale, and [`Board::lean_begin`] refreshes those.
 
 use super::linekeys::{KEY_ADD, KEY_SUB};
-use super::{Board, EMPTY};
+use super::{Board, LeanSaved, EMPTY};
 use crate::geometry::MARGIN;
 use crate::threat::{Threat, COMBINED};
 use crate::types::{Color, Dir, Pos, Rule, CELLS};
@@ -87,20 +87,30 @@ impl Board {
         self.cells[c] = s as u8 + 1;
         let z = zobrist::keys();
         self.hash ^= z.stone[s.index()][c] ^ z.side;
+        let mut saved = LeanSaved {
+            masks: [[(0, 0); 2]; 4],
+            five_lines: self.five_lines,
+            four_lines: self.four_lines,
+        };
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
+            for side in 0..2 {
+                saved.masks[d][side] = (self.five_mask[side][d][l], self.four_mask[side][d][l]);
+            }
             self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
             self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
             self.refresh_lean_line(d, l);
         }
+        self.lean_saved.push(saved);
         self.moves.push(p);
         self.stones += 1;
         self.to_move = !s;
         self.lean += 1;
     }
 
-    /// Takes back the last lean make.
+    /// Takes back the last lean make: the stone, keys and hash by reversing the make, the
+    /// lean masks from what the make saved.
     pub(crate) fn lean_undo(&mut self) {
         debug_assert!(self.lean > 0, "lean undo without a lean make");
         let p = self.moves.pop().unwrap_or(Pos::NONE);
@@ -110,12 +120,26 @@ impl Board {
         self.cells[c] = EMPTY;
         let z = zobrist::keys();
         self.hash ^= z.stone[s.index()][c] ^ z.side;
+        let saved = self.lean_saved.pop();
+        debug_assert!(saved.is_some(), "lean undo with nothing saved");
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
             self.lines[s.index()][d][l] &= !(1 << (i as u32 + MARGIN));
             self.add_key_digits(d, l, i, &KEY_SUB[s.index()]);
-            self.refresh_lean_line(d, l);
+            match &saved {
+                Some(saved) => {
+                    for side in 0..2 {
+                        (self.five_mask[side][d][l], self.four_mask[side][d][l]) =
+                            saved.masks[d][side];
+                    }
+                }
+                None => self.refresh_lean_line(d, l),
+            }
+        }
+        if let Some(saved) = saved {
+            self.five_lines = saved.five_lines;
+            self.four_lines = saved.four_lines;
         }
         self.stones -= 1;
         self.lean -= 1;
