@@ -33,6 +33,87 @@ pub(super) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
     (spread(four) & empty, spread(three) & empty)
 }
 
+/// [`line_threats`] of eight lines at once (`own[k]`, `blocked[k]`): the five masks and the
+/// four masks. With AVX2 where the CPU has it ([`crate::simd::best`]); the scalar loop is the
+/// definition the vector path must equal.
+#[inline(always)]
+pub(super) fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::best() == crate::simd::Kernel::Avx2 {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { line_threats_x8_avx2(own, blocked) };
+    }
+    line_threats_x8_scalar(own, blocked)
+}
+
+/// [`line_threats_x8`] one line at a time.
+#[inline(always)]
+pub(super) fn line_threats_x8_scalar(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+    let (mut five, mut four) = ([0; 8], [0; 8]);
+    for k in 0..8 {
+        (five[k], four[k]) = line_threats(own[k], blocked[k]);
+    }
+    (five, four)
+}
+
+/// [`line_threats`] on eight 32-bit lanes, step for step.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn line_threats_x8_avx2(
+    own: &[u32; 8],
+    blocked: &[u32; 8],
+) -> ([u32; 8], [u32; 8]) {
+    use std::arch::x86_64::*;
+    let (o, b) = (
+        _mm256_loadu_si256(own.as_ptr() as *const __m256i),
+        _mm256_loadu_si256(blocked.as_ptr() as *const __m256i),
+    );
+    let (or, and, xor) = (_mm256_or_si256, _mm256_and_si256, _mm256_xor_si256);
+    // andnot(a, b) = !a & b
+    let andnot = _mm256_andnot_si256;
+    let empty = andnot(or(o, b), _mm256_set1_epi32(-1));
+    let dirty = or(
+        or(b, _mm256_srli_epi32::<1>(b)),
+        or(
+            or(_mm256_srli_epi32::<2>(b), _mm256_srli_epi32::<3>(b)),
+            _mm256_srli_epi32::<4>(b),
+        ),
+    );
+    let (a0, a1, a2, a3, a4) = (
+        o,
+        _mm256_srli_epi32::<1>(o),
+        _mm256_srli_epi32::<2>(o),
+        _mm256_srli_epi32::<3>(o),
+        _mm256_srli_epi32::<4>(o),
+    );
+    let s1 = xor(xor(a0, a1), a2);
+    let c1 = or(and(a0, a1), and(a2, xor(a0, a1)));
+    let s2 = xor(xor(s1, a3), a4);
+    let c2 = or(and(s1, a3), and(a4, xor(s1, a3)));
+    let c12 = and(c1, c2);
+    let four = andnot(dirty, c12);
+    let three = andnot(dirty, or(c12, and(or(c1, c2), s2)));
+    let spread = |w: __m256i| {
+        or(
+            or(w, _mm256_slli_epi32::<1>(w)),
+            or(
+                or(_mm256_slli_epi32::<2>(w), _mm256_slli_epi32::<3>(w)),
+                _mm256_slli_epi32::<4>(w),
+            ),
+        )
+    };
+    let (mut five_out, mut four_out) = ([0u32; 8], [0u32; 8]);
+    _mm256_storeu_si256(
+        five_out.as_mut_ptr() as *mut __m256i,
+        and(spread(four), empty),
+    );
+    _mm256_storeu_si256(
+        four_out.as_mut_ptr() as *mut __m256i,
+        and(spread(three), empty),
+    );
+    (five_out, four_out)
+}
+
 impl Board {
     /// Does this board's rule allow lean moves? Freestyle only: there a five-cell window
     /// decides fives and fours alone (no overline or forbidden-point exceptions).
@@ -67,15 +148,21 @@ impl Board {
     pub(super) fn refresh_lean_line(&mut self, d: usize, l: usize) {
         let wall = self.geo.wall[d][l];
         let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
-        let bit = 1u64 << l;
         for (s, own, opp) in [(0, b, w), (1, w, b)] {
             let (five, four) = line_threats(own, opp | wall);
-            self.five_mask[s][d][l] = five;
-            self.four_mask[s][d][l] = four;
-            let (fl, ol) = (&mut self.five_lines[s][d], &mut self.four_lines[s][d]);
-            *fl = if five != 0 { *fl | bit } else { *fl & !bit };
-            *ol = if four != 0 { *ol | bit } else { *ol & !bit };
+            self.set_lean_masks(s, d, l, five, four);
         }
+    }
+
+    /// Sets side `s`'s lean masks of line `l` along `d`, and the line's bit in its line sets.
+    #[inline(always)]
+    fn set_lean_masks(&mut self, s: usize, d: usize, l: usize, five: u32, four: u32) {
+        let bit = 1u64 << l;
+        self.five_mask[s][d][l] = five;
+        self.four_mask[s][d][l] = four;
+        let (fl, ol) = (&mut self.five_lines[s][d], &mut self.four_lines[s][d]);
+        *fl = if five != 0 { *fl | bit } else { *fl & !bit };
+        *ol = if four != 0 { *ol | bit } else { *ol & !bit };
     }
 
     /// A lean make of `p` for the side to move (see the module notes): stones, keys, hash,
@@ -92,15 +179,28 @@ impl Board {
             five_lines: self.five_lines,
             four_lines: self.four_lines,
         };
+        // The eight lines' masks (four directions, two sides) in one kernel call: lane
+        // 2d + side holds that side's line along d.
+        let (mut own, mut blocked, mut ls) = ([0u32; 8], [0u32; 8], [0usize; 4]);
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
+            ls[d] = l;
             for side in 0..2 {
                 saved.masks[d][side] = (self.five_mask[side][d][l], self.four_mask[side][d][l]);
             }
             self.lines[s.index()][d][l] |= 1 << (i as u32 + MARGIN);
             self.add_key_digits(d, l, i, &KEY_ADD[s.index()]);
-            self.refresh_lean_line(d, l);
+            let wall = self.geo.wall[d][l];
+            let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
+            (own[2 * d], blocked[2 * d]) = (b, w | wall);
+            (own[2 * d + 1], blocked[2 * d + 1]) = (w, b | wall);
+        }
+        let (five, four) = line_threats_x8(&own, &blocked);
+        for (d, &l) in ls.iter().enumerate() {
+            for side in 0..2 {
+                self.set_lean_masks(side, d, l, five[2 * d + side], four[2 * d + side]);
+            }
         }
         self.lean_saved.push(saved);
         self.moves.push(p);
@@ -241,5 +341,42 @@ impl Board {
             COMBINED[0][packed[1] as usize],
         ];
         (packed, t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The AVX2 kernel equals the scalar definition on random lines: stones and blockers
+    /// drawn per cell, the wall in the top bits as on the board.
+    #[test]
+    fn line_threats_x8_kernels_agree() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut fives, mut fours) = (0, 0);
+        for _ in 0..20_000 {
+            let (mut own, mut blocked) = ([0u32; 8], [0u32; 8]);
+            for k in 0..8 {
+                let (a, b) = (rng.next_u32(), rng.next_u32());
+                let len = 5 + rng.next_u32() % 18;
+                let cells = ((1u32 << len) - 1) << MARGIN;
+                // Each cell own, blocked or empty; everything off the line is wall.
+                own[k] = a & !b & cells;
+                blocked[k] = (b & !a & cells) | !cells;
+            }
+            let want = line_threats_x8_scalar(&own, &blocked);
+            fives += want.0.iter().filter(|&&m| m != 0).count();
+            fours += want.1.iter().filter(|&&m| m != 0).count();
+            assert_eq!(line_threats_x8(&own, &blocked), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2.
+                assert_eq!(unsafe { line_threats_x8_avx2(&own, &blocked) }, want);
+            }
+        }
+        // The draws make both kinds of mask often enough to test them.
+        assert!(fives > 5_000 && fours > 20_000, "{fives} {fours}");
     }
 }
