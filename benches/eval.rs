@@ -1,14 +1,17 @@
 //! Criterion benches of the evaluation kernels, scalar against AVX2: move scoring over the
-//! candidate lists of mid-game positions, and the threat-count term of the evaluation. Each
-//! bench first checks that both kernels agree.
+//! candidate lists of mid-game positions, the threat-count term of the evaluation, and the
+//! lean-move masks of the VCF search (eight lines a call). Each bench first checks that both
+//! kernels agree.
 //!
 //! `cargo bench --bench eval`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use wuzi::movegen::{generate, GenKind, MoveList};
 use wuzi::notation::parse_move_list;
-use wuzi::simd::{best, eval_term_with, score_moves_with, Kernel};
+use wuzi::simd::{best, eval_term_with, line_threats_x8_with, score_moves_with, Kernel};
 use wuzi::{Board, Rule};
 
 /// Mid-game positions: rows of `../shared/data/tactics/freestyle_vcf.tsv` (lfz_c03_126,
@@ -102,5 +105,54 @@ fn bench_eval_term(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_score_moves, bench_eval_term);
+/// 1,024 random sets of eight lines (each cell own, blocked or empty with odds 1:1:2; the
+/// wall beyond a random length of 5 to 22 cells), as a lean make hands the kernel. Its cost
+/// does not depend on the stones: it has no branches.
+fn random_lines() -> Vec<([u32; 8], [u32; 8])> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    (0..1024)
+        .map(|_| {
+            let (mut own, mut blocked) = ([0u32; 8], [0u32; 8]);
+            for k in 0..8 {
+                let (a, b) = (rng.next_u32(), rng.next_u32());
+                let cells = ((1u32 << (5 + rng.next_u32() % 18)) - 1) << 5;
+                own[k] = a & !b & cells;
+                blocked[k] = (b & !a & cells) | !cells;
+            }
+            (own, blocked)
+        })
+        .collect()
+}
+
+fn bench_lean_masks(c: &mut Criterion) {
+    let sets = random_lines();
+    for (o, b) in &sets {
+        assert_eq!(
+            line_threats_x8_with(best(), o, b),
+            line_threats_x8_with(Kernel::Scalar, o, b)
+        );
+    }
+    let mut g = c.benchmark_group("lean_masks");
+    g.throughput(Throughput::Elements(sets.len() as u64));
+    for k in kernels() {
+        g.bench_function(format!("{k:?}"), |bench| {
+            bench.iter(|| {
+                let mut acc = 0u32;
+                for (o, b) in &sets {
+                    let (five, four) = line_threats_x8_with(k, black_box(o), black_box(b));
+                    acc ^= five[0] ^ four[7];
+                }
+                black_box(acc)
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_score_moves,
+    bench_eval_term,
+    bench_lean_masks
+);
 criterion_main!(benches);

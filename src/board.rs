@@ -15,6 +15,7 @@ mod lean;
 mod linekeys;
 mod probe;
 
+pub(crate) use lean::line_threats;
 pub use probe::{After, CountWeights};
 
 /// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].

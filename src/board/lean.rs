@@ -16,7 +16,7 @@ use crate::zobrist;
 /// The five and four masks of one side's line: `own` its stones, `blocked` the other side's
 /// stones and the wall. Bit `MARGIN + i` stands for cell `i`, as in the line masks.
 #[inline(always)]
-pub(super) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
+pub(crate) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
     let empty = !(own | blocked);
     // Window `t` covers bits t..t+4: clean when none of them is blocked. The top five bits
     // are always wall, so the zeros the shifts bring in never make a clean window.
@@ -31,87 +31,6 @@ pub(super) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
     let three = ((c1 & c2) | ((c1 | c2) & s2)) & !dirty;
     let spread = |w: u32| w | w << 1 | w << 2 | w << 3 | w << 4;
     (spread(four) & empty, spread(three) & empty)
-}
-
-/// [`line_threats`] of eight lines at once (`own[k]`, `blocked[k]`): the five masks and the
-/// four masks. With AVX2 where the CPU has it ([`crate::simd::best`]); the scalar loop is the
-/// definition the vector path must equal.
-#[inline(always)]
-pub(super) fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::simd::best() == crate::simd::Kernel::Avx2 {
-        // SAFETY: the CPU has AVX2.
-        return unsafe { line_threats_x8_avx2(own, blocked) };
-    }
-    line_threats_x8_scalar(own, blocked)
-}
-
-/// [`line_threats_x8`] one line at a time.
-#[inline(always)]
-pub(super) fn line_threats_x8_scalar(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
-    let (mut five, mut four) = ([0; 8], [0; 8]);
-    for k in 0..8 {
-        (five[k], four[k]) = line_threats(own[k], blocked[k]);
-    }
-    (five, four)
-}
-
-/// [`line_threats`] on eight 32-bit lanes, step for step.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn line_threats_x8_avx2(
-    own: &[u32; 8],
-    blocked: &[u32; 8],
-) -> ([u32; 8], [u32; 8]) {
-    use std::arch::x86_64::*;
-    let (o, b) = (
-        _mm256_loadu_si256(own.as_ptr() as *const __m256i),
-        _mm256_loadu_si256(blocked.as_ptr() as *const __m256i),
-    );
-    let (or, and, xor) = (_mm256_or_si256, _mm256_and_si256, _mm256_xor_si256);
-    // andnot(a, b) = !a & b
-    let andnot = _mm256_andnot_si256;
-    let empty = andnot(or(o, b), _mm256_set1_epi32(-1));
-    let dirty = or(
-        or(b, _mm256_srli_epi32::<1>(b)),
-        or(
-            or(_mm256_srli_epi32::<2>(b), _mm256_srli_epi32::<3>(b)),
-            _mm256_srli_epi32::<4>(b),
-        ),
-    );
-    let (a0, a1, a2, a3, a4) = (
-        o,
-        _mm256_srli_epi32::<1>(o),
-        _mm256_srli_epi32::<2>(o),
-        _mm256_srli_epi32::<3>(o),
-        _mm256_srli_epi32::<4>(o),
-    );
-    let s1 = xor(xor(a0, a1), a2);
-    let c1 = or(and(a0, a1), and(a2, xor(a0, a1)));
-    let s2 = xor(xor(s1, a3), a4);
-    let c2 = or(and(s1, a3), and(a4, xor(s1, a3)));
-    let c12 = and(c1, c2);
-    let four = andnot(dirty, c12);
-    let three = andnot(dirty, or(c12, and(or(c1, c2), s2)));
-    let spread = |w: __m256i| {
-        or(
-            or(w, _mm256_slli_epi32::<1>(w)),
-            or(
-                or(_mm256_slli_epi32::<2>(w), _mm256_slli_epi32::<3>(w)),
-                _mm256_slli_epi32::<4>(w),
-            ),
-        )
-    };
-    let (mut five_out, mut four_out) = ([0u32; 8], [0u32; 8]);
-    _mm256_storeu_si256(
-        five_out.as_mut_ptr() as *mut __m256i,
-        and(spread(four), empty),
-    );
-    _mm256_storeu_si256(
-        four_out.as_mut_ptr() as *mut __m256i,
-        and(spread(three), empty),
-    );
-    (five_out, four_out)
 }
 
 impl Board {
@@ -196,7 +115,7 @@ impl Board {
             (own[2 * d], blocked[2 * d]) = (b, w | wall);
             (own[2 * d + 1], blocked[2 * d + 1]) = (w, b | wall);
         }
-        let (five, four) = line_threats_x8(&own, &blocked);
+        let (five, four) = crate::simd::line_threats_x8(&own, &blocked);
         for (d, &l) in ls.iter().enumerate() {
             for side in 0..2 {
                 self.set_lean_masks(side, d, l, five[2 * d + side], four[2 * d + side]);
@@ -341,42 +260,5 @@ impl Board {
             COMBINED[0][packed[1] as usize],
         ];
         (packed, t)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-    use rand_xoshiro::Xoshiro256PlusPlus;
-
-    /// The AVX2 kernel equals the scalar definition on random lines: stones and blockers
-    /// drawn per cell, the wall in the top bits as on the board.
-    #[test]
-    fn line_threats_x8_kernels_agree() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-        let (mut fives, mut fours) = (0, 0);
-        for _ in 0..20_000 {
-            let (mut own, mut blocked) = ([0u32; 8], [0u32; 8]);
-            for k in 0..8 {
-                let (a, b) = (rng.next_u32(), rng.next_u32());
-                let len = 5 + rng.next_u32() % 18;
-                let cells = ((1u32 << len) - 1) << MARGIN;
-                // Each cell own, blocked or empty; everything off the line is wall.
-                own[k] = a & !b & cells;
-                blocked[k] = (b & !a & cells) | !cells;
-            }
-            let want = line_threats_x8_scalar(&own, &blocked);
-            fives += want.0.iter().filter(|&&m| m != 0).count();
-            fours += want.1.iter().filter(|&&m| m != 0).count();
-            assert_eq!(line_threats_x8(&own, &blocked), want);
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2.
-                assert_eq!(unsafe { line_threats_x8_avx2(&own, &blocked) }, want);
-            }
-        }
-        // The draws make both kinds of mask often enough to test them.
-        assert!(fives > 5_000 && fours > 20_000, "{fives} {fours}");
     }
 }
