@@ -298,6 +298,50 @@ impl Board {
     pub fn is_near(&self, p: Pos) -> bool {
         self.near[p.index() + NEAR_BASE] != 0
     }
+    /// The candidate cells of row `y` (`y < size`): bit `x` set when `(x, y)` is empty and
+    /// near a stone ([`Board::is_near`]). With AVX2 where the CPU has it
+    /// ([`crate::simd::best`]); [`Board::candidate_row_scalar`] is the definition.
+    #[inline(always)]
+    pub fn candidate_row(&self, y: usize) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if crate::simd::best() == crate::simd::Kernel::Avx2 && y < self.size {
+            // SAFETY: the CPU has AVX2, and row y < size <= STRIDE lies inside both arrays.
+            return unsafe { self.candidate_row_avx2(y) };
+        }
+        self.candidate_row_scalar(y)
+    }
+    /// [`Board::candidate_row`] a cell at a time.
+    pub fn candidate_row_scalar(&self, y: usize) -> u32 {
+        let mut m = 0;
+        for x in 0..self.size.min(STRIDE) {
+            let p = Pos::new(x, y);
+            if self.is_empty(p) && self.is_near(p) {
+                m |= 1 << x;
+            }
+        }
+        m
+    }
+    /// [`Board::candidate_row`] as one 32-byte compare of the row's cells and `near` bytes
+    /// (cells off the board hold `OFF`, never `EMPTY`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn candidate_row_avx2(&self, y: usize) -> u32 {
+        use std::arch::x86_64::*;
+        let at = y * STRIDE;
+        debug_assert!(at + STRIDE <= CELLS && EMPTY == 0);
+        // SAFETY: at + 32 <= CELLS bytes of `cells`, and of `near` from at + NEAR_BASE
+        // (its length is CELLS + 2 * NEAR_BASE).
+        let (cells, near) = unsafe {
+            (
+                _mm256_loadu_si256(self.cells.as_ptr().add(at) as *const __m256i),
+                _mm256_loadu_si256(self.near.as_ptr().add(at + NEAR_BASE) as *const __m256i),
+            )
+        };
+        let zero = _mm256_setzero_si256();
+        let empty = _mm256_cmpeq_epi8(cells, zero);
+        let far = _mm256_cmpeq_epi8(near, zero);
+        _mm256_movemask_epi8(_mm256_andnot_si256(far, empty)) as u32
+    }
     /// The pattern `side` makes along `d` by playing the empty cell `p`.
     #[inline(always)]
     pub fn pattern(&self, p: Pos, side: Color, d: Dir) -> Pattern {

@@ -221,6 +221,29 @@ pub fn generate(board: &mut Board, kind: GenKind, list: &mut MoveList) {
     }
 }
 
+/// The candidate moves of [`GenKind::Candidates`] in row order rather than centre-out, read
+/// a row at a time ([`Board::candidate_row`]): for a caller that sorts them by a total order
+/// (the search: score, then position).
+pub fn candidates_by_row(board: &mut Board, list: &mut MoveList) {
+    list.clear();
+    if board.stone_count() == 0 {
+        let c = board.size() / 2;
+        list.push(Pos::new(c, c));
+        return;
+    }
+    let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    for y in 0..board.size() {
+        let mut m = board.candidate_row(y);
+        while m != 0 {
+            let p = Pos::new(m.trailing_zeros() as usize, y);
+            m &= m - 1;
+            if !(check_forbid && board.is_forbidden(p)) {
+                list.push(p);
+            }
+        }
+    }
+}
+
 /// Defences when the opponent threatens to win next move (has a five point): the
 /// opponent's five points. The side to move should first check its own fives.
 pub fn five_defences(board: &mut Board, list: &mut MoveList) {

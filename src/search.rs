@@ -978,7 +978,8 @@ impl<'a> Searcher<'a> {
             // Only our fours, or points that block its open threes, can hold.
             crate::movegen::three_defences(b, list);
         } else {
-            generate(b, GenKind::Candidates, list);
+            // Row order: every caller sorts the list by score, then position.
+            crate::movegen::candidates_by_row(b, list);
             quiet_node = ply > 0;
         }
         let k = self.killers[ply];

@@ -1,11 +1,12 @@
 //! The AVX2 kernels give bit-identical results to the scalar definitions, over thousands of
 //! positions from random games under every rule and size, with the fitted and the hand-set
-//! weights, and with other-side pattern weights that differ from the mover's.
+//! weights, and with other-side pattern weights that differ from the mover's; the row-order
+//! candidates the search uses are the centre-out generator's set.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use wuzi::eval::{EvalWeights, OrderWeights};
-use wuzi::movegen::{generate, GenKind, MoveList};
+use wuzi::movegen::{candidates_by_row, generate, GenKind, MoveList};
 use wuzi::simd::{best, eval_term_scalar, eval_term_with, score_moves_with, Kernel};
 use wuzi::{Board, Rule};
 
@@ -57,6 +58,16 @@ fn avx2_kernels_match_scalar() {
                     .sum();
                 assert_eq!(patterns as usize, 4 * empty);
             }
+            // The row candidate kernel, and the search's row-order candidates: the same set
+            // as the centre-out generator.
+            for y in 0..size {
+                assert_eq!(b.candidate_row(y), b.candidate_row_scalar(y), "row {y}");
+            }
+            let mut by_row = MoveList::new();
+            candidates_by_row(&mut b, &mut by_row);
+            let mut want: Vec<_> = list.iter().collect();
+            want.sort();
+            assert_eq!(by_row.iter().collect::<Vec<_>>(), want, "candidates by row");
             positions += 1;
             let p = list.as_slice()[(rng.next_u64() % list.len() as u64) as usize].pos;
             if b.makes_five(p, b.to_move()) {

@@ -1,14 +1,15 @@
 //! Move generation properties on fuzzed games: every generated move is legal (on the board,
 //! empty, not forbidden for black under renju); every empty point near a stone that is not
-//! forbidden is generated; fours and fives agree with the threat classes; the incremental
-//! state equals a fresh recomputation; undo restores the hash.
+//! forbidden is generated, and the search's row-order candidates are the same set; fours
+//! and fives agree with the threat classes; the incremental state equals a fresh
+//! recomputation; undo restores the hash.
 #![no_main]
 
 mod common;
 
 use common::{decode, Game};
 use libfuzzer_sys::fuzz_target;
-use wuzi::movegen::{generate, GenKind};
+use wuzi::movegen::{candidates_by_row, generate, GenKind};
 use wuzi::threat::Threat;
 use wuzi::types::{Color, Pos};
 use wuzi::Board;
@@ -57,6 +58,12 @@ fn check(g: &mut Game) {
             assert_eq!(g.list.contains(p), want, "candidate {p}");
         }
     }
+    // The search's row-order candidates: the same set.
+    let mut want: Vec<Pos> = g.list.iter().collect();
+    want.sort();
+    candidates_by_row(b, &mut g.list);
+    assert_eq!(g.list.iter().collect::<Vec<_>>(), want, "candidates by row");
+    generate(b, GenKind::Candidates, &mut g.list);
     for (kind, least) in [
         (GenKind::Fives, Threat::Five),
         (GenKind::Fours, Threat::Block4),
