@@ -8,7 +8,7 @@ use crate::movegen::{generate, GenKind, MoveList};
 use crate::threat::Threat;
 use crate::threats::{Proof, SolveLimits, Solver};
 use crate::tt::{Bound, Tt, MATE_BOUND};
-use crate::types::{Color, Pos, CELLS};
+use crate::types::{Color, Pos, CELLS, STRIDE};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -993,13 +993,28 @@ impl<'a> Searcher<'a> {
         if self.shared.options.locality {
             let mv = self.board.moves();
             let last = |k: usize| mv.len().checked_sub(k).map_or(Pos::NONE, |i| mv[i]);
-            let recent = [last(1), last(2), last(3), last(4)];
-            let near = |p: Pos, q: Pos| !q.is_none() && p.dist(q) <= 4;
+            // Per row, bit x: within four (Chebyshev) of one of the last two moves
+            // (`near2`), of one of the last four (`near4`).
+            let (mut near2, mut near4) = ([0u32; STRIDE], [0u32; STRIDE]);
+            for k in 1..=4 {
+                let q = last(k);
+                if q.is_none() {
+                    continue;
+                }
+                let cols = ((0x1FFu64 << q.x()) >> 4) as u32;
+                for y in q.y().saturating_sub(4)..=(q.y() + 4).min(STRIDE - 1) {
+                    near4[y] |= cols;
+                    if k <= 2 {
+                        near2[y] |= cols;
+                    }
+                }
+            }
             for m in list.as_mut_slice() {
                 if m.score > 0 {
-                    if !recent.iter().any(|&q| near(m.pos, q)) {
+                    let (x, y) = (m.pos.x(), m.pos.y() & (STRIDE - 1));
+                    if near4[y] >> x & 1 == 0 {
                         m.score /= 4;
-                    } else if !near(m.pos, recent[0]) && !near(m.pos, recent[1]) {
+                    } else if near2[y] >> x & 1 == 0 {
                         m.score /= 2;
                     }
                 }
