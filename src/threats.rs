@@ -57,12 +57,60 @@ struct Entry {
     depth: u8,
 }
 
+/// Bits of the VCF table's index: 2^16 words, 512 KB.
+const VCF_BITS: u32 = 16;
+
+/// The VCF results: a direct-mapped table of words, each a key's upper 48 bits, the win
+/// flag (bit 8) and the depth (low byte); a new result overwrites its slot. Nearly every
+/// leaf of the search asks it, so it is sized to stay in the cache: the hash map it
+/// replaced grew to millions of entries, and its misses cost more than the VCF moves did.
+#[derive(Default)]
+struct VcfTable {
+    slots: Vec<u64>,
+}
+
+impl VcfTable {
+    const TAG: u64 = !0xFFFF;
+
+    /// Allocates the slots on first use (most solvers never search a VCF).
+    fn ready(&mut self) {
+        if self.slots.is_empty() {
+            self.slots = vec![0; 1 << VCF_BITS];
+        }
+    }
+
+    #[inline(always)]
+    fn slot(key: u64) -> usize {
+        (key & ((1 << VCF_BITS) - 1)) as usize
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u64) -> Option<Entry> {
+        let w = *self.slots.get(Self::slot(key))?;
+        (w != 0 && (w ^ key) & Self::TAG == 0).then_some(Entry {
+            win: w & 1 << 8 != 0,
+            depth: w as u8,
+        })
+    }
+
+    #[inline(always)]
+    fn insert(&mut self, key: u64, e: Entry) {
+        if let Some(w) = self.slots.get_mut(Self::slot(key)) {
+            *w = (key & Self::TAG) | (e.win as u64) << 8 | e.depth as u64;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+}
+
 /// A reusable threat-space solver (its tables survive between calls on the same game).
 #[derive(Default)]
 pub struct Solver {
-    // `ahash`: the tables are hit on every solver node; keys are already random Zobrist
+    vcf_tt: VcfTable,
+    // `ahash`: the table is hit on every VCT node; keys are already random Zobrist
     // hashes, so the fastest non-cryptographic hasher is the right one.
-    vcf_tt: AHashMap<u64, Entry>,
     vct_tt: AHashMap<u64, Entry>,
     nodes: u64,
     limits: SolveLimits,
@@ -96,9 +144,7 @@ impl Solver {
 
     /// Keeps the tables from growing without bound.
     fn trim(&mut self) {
-        if self.vcf_tt.len() > 4_000_000 {
-            self.vcf_tt.clear();
-        }
+        self.vcf_tt.ready();
         if self.vct_tt.len() > 4_000_000 {
             self.vct_tt.clear();
         }
@@ -197,7 +243,7 @@ impl Solver {
             return Ok(false);
         }
         let key = b.hash();
-        if let Some(e) = self.vcf_tt.get(&key) {
+        if let Some(e) = self.vcf_tt.get(key) {
             // A stored win is re-derived by searching on, to rebuild its line: it is found
             // again at once through the stored wins below.
             if !e.win && e.depth >= depth {
@@ -576,4 +622,43 @@ fn attack_moves<const N: usize>(
         k += 1;
     }
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The VCF table gives back what was stored under a key, nothing for a key it never
+    /// saw, and the newer of two keys that share a slot.
+    #[test]
+    fn vcf_table_stores_and_overwrites() {
+        let mut t = VcfTable::default();
+        assert!(t.get(42).is_none(), "no slots before ready");
+        t.ready();
+        let (a, b) = (0x1234_5678_9ab0_0001u64, 0x0fed_cba9_8760_0001u64);
+        assert_eq!(VcfTable::slot(a), VcfTable::slot(b));
+        assert!(t.get(a).is_none());
+        t.insert(
+            a,
+            Entry {
+                win: true,
+                depth: 7,
+            },
+        );
+        let e = t.get(a).expect("stored");
+        assert!(e.win && e.depth == 7);
+        assert!(t.get(b).is_none(), "another key of the same slot");
+        t.insert(
+            b,
+            Entry {
+                win: false,
+                depth: 200,
+            },
+        );
+        let e = t.get(b).expect("stored");
+        assert!(!e.win && e.depth == 200);
+        assert!(t.get(a).is_none(), "overwritten");
+        t.clear();
+        assert!(t.get(b).is_none());
+    }
 }
