@@ -178,8 +178,8 @@ pub struct Options {
     /// (as for [`Options::attack_lmr`]), 30 scored 34-45-1 (43.1%, 80 games): as white 11-29-0
     /// where the default's two runs that day went 13-23-4 and 2-34-4, but as black 23-16-1
     /// where they went 29-9-2 and 29-8-3. With `catk` 100 as well, 35-34-11 (50.6%, 80
-    /// games; as black 26-7-7, as white 9-27-4): within a standard error of the default's
-    /// 48.3% over 520 games.
+    /// games; as black 26-7-7, as white 9-27-4), and 35-41-4 (46.2%) in a second run: 48.4%
+    /// over 160, as the default (49.0% over 680 games).
     pub cell_values_until: usize,
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// nothing). Long forced wins found at 1,000,000 nodes: 130: 14 of 75, 150: 15, 100: 15.
@@ -196,7 +196,8 @@ pub struct Options {
     /// 0.26 points of win probability a move less than the default (132 moves differ; 200:
     /// 0.37 less, 50: 0.01). Against PentaZen at 1 s a move (all 40 Piskvork openings with
     /// each colour, beside a run of the default): 100 scored 35-40-5 (46.9%, 80 games) where
-    /// the default scored 31-42-7 (43.1%): within a standard error.
+    /// the default scored 31-42-7 (43.1%): within a standard error. A second run, 28-44-8
+    /// (40.0%) beside the default's 43-32-5 (56.9%): 43.4% over 160 games.
     pub attack_lmr: i32,
     /// Fail-high reduction (0: off): at a non-PV node whose static evaluation is at least
     /// this much per ply above beta, moves that make no four lose a ply, and a four after
@@ -282,7 +283,8 @@ pub struct Options {
     /// the next session, 28-46-6 (38.8%): 48.1% over 240 games; head to head against
     /// 100,000, 37-36-7 (50.6%, 80 games), and 34-36-10 (48.8%) a session later: 49.7% over
     /// 160. With 19-18-3 (40 games), 34-43-3 (44.4%, 80), 42-32-6 (56.2%) and 31-42-7
-    /// (43.1%) since: 233-251-36, 48.3% over 520 games.
+    /// (43.1%) since: 233-251-36, 48.3% over 520 games; with 36-43-1 (45.6%) and 43-32-5
+    /// (56.9%) of the same tree (faster lean moves), 312-326-42, 49.0% over 680.
     pub root_verify_nodes: u64,
     /// Root moves searched with the full window from the start (at least 1, the first):
     /// the next ones skip the null-window probe of the selective non-PV tree, which can
