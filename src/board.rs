@@ -164,9 +164,7 @@ pub struct Board {
     four_lines: [[u64; 4]; 2],
     /// Per direction, the lines whose lean masks are out of date (a normal make touched them).
     stale: [u64; 4],
-    /// Lean makes not yet undone.
-    lean: u32,
-    /// Per lean make not yet undone, what its undo restores ([`LeanSaved`]).
+    /// Per lean make not yet undone (one entry each), what its undo restores.
     lean_saved: Vec<LeanSaved>,
 }
 
@@ -222,7 +220,6 @@ impl Board {
             five_lines: [[0; 4]; 2],
             four_lines: [[0; 4]; 2],
             stale: [0; 4],
-            lean: 0,
             lean_saved: Vec::with_capacity(size * size),
         };
         for &p in &geo.centre_out {
@@ -587,7 +584,7 @@ impl Board {
     /// move list (used by make, and by the forbidden-point test to try a stone). Undone by
     /// [`Board::unplace`].
     pub(crate) fn place(&mut self, p: Pos, s: Color) {
-        debug_assert_eq!(self.lean, 0, "a normal make among lean ones");
+        debug_assert!(self.lean_saved.is_empty(), "a normal make among lean ones");
         let c = p.index();
         self.undo.push(UndoRec {
             pos: p,

@@ -348,38 +348,3 @@ mod avx2 {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geometry::MARGIN;
-    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-    use rand_xoshiro::Xoshiro256PlusPlus;
-
-    /// The lean-mask kernels agree on random lines: each cell own, blocked or empty, and
-    /// everything off the line wall, as on the board.
-    #[test]
-    fn line_threats_x8_kernels_agree() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-        let (mut fives, mut fours) = (0, 0);
-        for _ in 0..20_000 {
-            let (mut own, mut blocked) = ([0u32; 8], [0u32; 8]);
-            for k in 0..8 {
-                let (a, b) = (rng.next_u32(), rng.next_u32());
-                let len = 5 + rng.next_u32() % 18;
-                let cells = ((1u32 << len) - 1) << MARGIN;
-                own[k] = a & !b & cells;
-                blocked[k] = (b & !a & cells) | !cells;
-            }
-            let want = line_threats_x8_scalar(&own, &blocked);
-            fives += want.0.iter().filter(|&&m| m != 0).count();
-            fours += want.1.iter().filter(|&&m| m != 0).count();
-            assert_eq!(line_threats_x8(&own, &blocked), want);
-            if best() == Kernel::Avx2 {
-                assert_eq!(line_threats_x8_with(Kernel::Avx2, &own, &blocked), want);
-            }
-        }
-        // The draws make both kinds of mask often enough to test them.
-        assert!(fives > 5_000 && fours > 20_000, "{fives} {fours}");
-    }
-}

@@ -142,15 +142,15 @@ impl Solver {
         self.vct_tt.clear();
     }
 
-    /// Keeps the tables from growing without bound.
+    /// Keeps the VCT table from growing without bound (the VCF table has a fixed size).
     fn trim(&mut self) {
-        self.vcf_tt.ready();
         if self.vct_tt.len() > 4_000_000 {
             self.vct_tt.clear();
         }
     }
 
     fn start(&mut self, limits: &SolveLimits) {
+        self.vcf_tt.ready();
         self.trim();
         self.nodes = 0;
         self.limits = limits.clone();

@@ -43,7 +43,7 @@ impl Board {
 
     /// Brings the lean masks of every stale line up to date, before the first lean make.
     pub(crate) fn lean_begin(&mut self) {
-        debug_assert!(self.lean_rule() && self.lean == 0);
+        debug_assert!(self.lean_rule() && self.lean_saved.is_empty());
         for d in 0..4 {
             let mut stale = self.stale[d];
             while stale != 0 {
@@ -57,7 +57,7 @@ impl Board {
 
     /// Ends a run of lean moves (all of them undone): debug builds recheck the whole board.
     pub(crate) fn lean_end(&mut self) {
-        debug_assert_eq!(self.lean, 0, "lean moves left on the board");
+        debug_assert!(self.lean_saved.is_empty(), "lean moves left on the board");
         #[cfg(debug_assertions)]
         self.assert_consistent();
     }
@@ -125,13 +125,11 @@ impl Board {
         self.moves.push(p);
         self.stones += 1;
         self.to_move = !s;
-        self.lean += 1;
     }
 
     /// Takes back the last lean make: the stone, keys and hash by reversing the make, the
     /// lean masks from what the make saved.
     pub(crate) fn lean_undo(&mut self) {
-        debug_assert!(self.lean > 0, "lean undo without a lean make");
         let p = self.moves.pop().unwrap_or(Pos::NONE);
         let c = p.index() & (CELLS - 1);
         let s = !self.to_move;
@@ -139,29 +137,22 @@ impl Board {
         self.cells[c] = EMPTY;
         let z = zobrist::keys();
         self.hash ^= z.stone[s.index()][c] ^ z.side;
-        let saved = self.lean_saved.pop();
-        debug_assert!(saved.is_some(), "lean undo with nothing saved");
+        let saved = self
+            .lean_saved
+            .pop()
+            .expect("lean undo without a lean make");
         for d in 0..4 {
             let l = self.geo.line[d][c] as usize;
             let i = self.geo.idx[d][c] as usize;
             self.lines[s.index()][d][l] &= !(1 << (i as u32 + MARGIN));
             self.add_key_digits(d, l, i, &KEY_SUB[s.index()]);
-            match &saved {
-                Some(saved) => {
-                    for side in 0..2 {
-                        (self.five_mask[side][d][l], self.four_mask[side][d][l]) =
-                            saved.masks[d][side];
-                    }
-                }
-                None => self.refresh_lean_line(d, l),
+            for side in 0..2 {
+                (self.five_mask[side][d][l], self.four_mask[side][d][l]) = saved.masks[d][side];
             }
         }
-        if let Some(saved) = saved {
-            self.five_lines = saved.five_lines;
-            self.four_lines = saved.four_lines;
-        }
+        self.five_lines = saved.five_lines;
+        self.four_lines = saved.four_lines;
         self.stones -= 1;
-        self.lean -= 1;
     }
 
     /// The cell at `slot` (bit of the line mask) of line `l` along `d`.
