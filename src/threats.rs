@@ -72,7 +72,8 @@ struct VcfTable {
 impl VcfTable {
     const TAG: u64 = !0xFFFF;
 
-    /// Allocates the slots on first use (most solvers never search a VCF).
+    /// Allocates the slots at a solver's first call, so that making a solver (every searcher
+    /// has one) costs nothing until it solves.
     fn ready(&mut self) {
         if self.slots.is_empty() {
             self.slots = vec![0; 1 << VCF_BITS];
