@@ -101,6 +101,21 @@ impl VcfTable {
         }
     }
 
+    /// Starts loading the slot of `key` into the cache, for a probe a little later: the
+    /// table outgrows the core's share of the cache beside the transposition table, and its
+    /// probe's load was the VCF node's costliest instruction.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(w) = self.slots.get(Self::slot(key)) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch is only a hint; the address is the slot's own.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(w as *const u64 as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     fn clear(&mut self) {
         self.slots.fill(0);
     }
@@ -291,6 +306,8 @@ impl Solver {
             line.push(Pos::NONE);
             return Ok(true);
         }
+        // The next node probes the table after the block's make: start its load now.
+        self.vcf_tt.prefetch(b.hash_after(q));
         M::play(b, q);
         let r = self.vcf_node::<M>(b, depth - 1, line);
         M::take_back(b);
