@@ -169,12 +169,12 @@ pub struct Board {
 }
 
 /// The lean state a lean make changes, saved for its undo: the five and four masks of the
-/// four lines through the stone (`[dir][side]`) and the per-direction line sets.
+/// four lines through the stone (`[dir][side]`). The undo sets the lines' bits in the line
+/// sets from them, instead of copying back 128 bytes of line sets that the make had just
+/// written eight bytes at a time (a store-forwarding stall: 2.2% of a search's time).
 #[derive(Copy, Clone)]
 struct LeanSaved {
     masks: [[(u32, u32); 2]; 4],
-    five_lines: [[u64; 4]; 2],
-    four_lines: [[u64; 4]; 2],
 }
 
 impl Board {

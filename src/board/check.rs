@@ -77,6 +77,17 @@ impl Board {
         }
         for d in 0..4 {
             for l in 0..crate::geometry::LINES {
+                for s in 0..2 {
+                    // The line sets list exactly the lines whose masks are not zero.
+                    assert_eq!(
+                        (self.five_lines[s][d] >> l & 1, self.four_lines[s][d] >> l & 1),
+                        (
+                            (self.five_mask[s][d][l] != 0) as u64,
+                            (self.four_mask[s][d][l] != 0) as u64
+                        ),
+                        "line sets"
+                    );
+                }
                 if self.stale[d] >> l & 1 == 0 {
                     for s in 0..2 {
                         assert_eq!(

@@ -95,8 +95,6 @@ impl Board {
         self.hash ^= z.stone[s.index()][c] ^ z.side;
         let mut saved = LeanSaved {
             masks: [[(0, 0); 2]; 4],
-            five_lines: self.five_lines,
-            four_lines: self.four_lines,
         };
         // The eight lines' masks (four directions, two sides) in one kernel call: lane
         // 2d + side holds that side's line along d.
@@ -128,7 +126,7 @@ impl Board {
     }
 
     /// Takes back the last lean make: the stone, keys and hash by reversing the make, the
-    /// lean masks from what the make saved.
+    /// lean masks and their line-set bits from what the make saved.
     pub(crate) fn lean_undo(&mut self) {
         let p = self.moves.pop().unwrap_or(Pos::NONE);
         let c = p.index() & (CELLS - 1);
@@ -147,11 +145,9 @@ impl Board {
             self.lines[s.index()][d][l] &= !(1 << (i as u32 + MARGIN));
             self.add_key_digits(d, l, i, &KEY_SUB[s.index()]);
             for side in 0..2 {
-                (self.five_mask[side][d][l], self.four_mask[side][d][l]) = saved.masks[d][side];
+                self.set_lean_masks(side, d, l, saved.masks[d][side].0, saved.masks[d][side].1);
             }
         }
-        self.five_lines = saved.five_lines;
-        self.four_lines = saved.four_lines;
         self.stones -= 1;
     }
 
