@@ -827,6 +827,7 @@ impl<'a> Searcher<'a> {
     /// Root moves, best-scored first. Empty when the board is full.
     fn root_moves(&mut self) -> Vec<(Pos, i32)> {
         let mut list = MoveList::new();
+        // The root is never narrowed: every move is kept.
         self.gen_moves(&mut list, Pos::NONE, 0);
         list.sort();
         list.iter().map(|p| (p, -INF)).collect()
@@ -957,10 +958,13 @@ impl<'a> Searcher<'a> {
         pv
     }
 
-    /// Fills `list` with the moves to search at this node, scored for ordering, in no
-    /// particular order (the caller sorts what it needs: [`MoveList::sort_prefix`]).
-    /// Returns false when the side to move has lost (cannot stop the opponent's five).
-    fn gen_moves(&mut self, list: &mut MoveList, tt_move: Pos, ply: usize) -> bool {
+    /// Fills `list` with the moves of this node, scored for ordering, in no particular order
+    /// (the caller sorts what it needs: [`MoveList::sort_prefix`]). Returns how many of the
+    /// best-ordered moves the node may search (a narrowed quiet node keeps fewer than the
+    /// list holds; the list itself is not cut, since a caller that sorts only a prefix need
+    /// not select the kept set first), or `None` when the side to move has lost (cannot stop
+    /// the opponent's five).
+    fn gen_moves(&mut self, list: &mut MoveList, tt_move: Pos, ply: usize) -> Option<usize> {
         let b = &mut self.board;
         let me = b.to_move();
         let opp = !me;
@@ -968,12 +972,12 @@ impl<'a> Searcher<'a> {
         if b.count(me, Threat::Five) > 0 {
             generate(b, GenKind::Fives, list);
             if !list.is_empty() {
-                return true;
+                return Some(usize::MAX);
             }
         }
         if b.count(opp, Threat::Five) > 0 {
             crate::movegen::five_defences(b, list);
-            return !list.is_empty();
+            return (!list.is_empty()).then_some(usize::MAX);
         }
         let mut quiet_node = false;
         if must_answer_three(b) {
@@ -1044,8 +1048,7 @@ impl<'a> Searcher<'a> {
                 s + self.history[side][p.index()].min(4000) / 8
             };
         }
-        list.keep_top(keep);
-        true
+        Some(keep)
     }
 
     /// Negamax with alpha-beta and principal variation search. Scores are from the side
@@ -1182,10 +1185,10 @@ impl<'a> Searcher<'a> {
         }
         // 6. Moves.
         let mut list = self.take_list(ply);
-        if !self.gen_moves(&mut list, tt_move, ply) {
+        let Some(keep) = self.gen_moves(&mut list, tt_move, ply) else {
             self.lists[ply] = Some(list);
             return -(WIN - (ply as i32 + 2));
-        }
+        };
         if list.is_empty() {
             self.lists[ply] = Some(list);
             return 0; // full board: a draw
@@ -1194,6 +1197,8 @@ impl<'a> Searcher<'a> {
         let evs = self.shared.options.eval_sort;
         let eval_sorted = evs > 0 && plies >= evs && !forced && list.len() > 1;
         if eval_sorted {
+            // The evaluation reorders the kept moves only.
+            list.keep_top(keep);
             self.sort_by_eval(&mut list, tt_move);
         }
         let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
@@ -1226,10 +1231,13 @@ impl<'a> Searcher<'a> {
             };
             (table[plies.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
         };
+        // The kept moves: the first `n` of the order (a kept set's first moves are the
+        // list's first moves, so the list need not be cut to it).
+        let n = list.len().min(keep);
         // Only the moves within the cap are likely to be searched: sort those, and the rest
         // only if every one of them loses (below).
         if !eval_sorted {
-            list.sort_prefix(cap);
+            list.sort_prefix(cap.min(n));
         }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let lmr_threats = self.shared.options.lmr_threats;
@@ -1246,7 +1254,6 @@ impl<'a> Searcher<'a> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
-        let n = list.len();
         for i in 0..n {
             if i >= cap {
                 if best > -MATE_BOUND {
