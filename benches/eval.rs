@@ -1,7 +1,7 @@
 //! Criterion benches of the evaluation kernels, scalar against AVX2: move scoring over the
 //! candidate lists of mid-game positions, the threat-count term of the evaluation, and the
-//! lean-move masks of the VCF search (eight lines a call). Each bench first checks that both
-//! kernels agree.
+//! lean-move masks of the VCF search (eight lines a call), and the move picker's least-word
+//! scan. Each bench first checks that both kernels agree.
 //!
 //! `cargo bench --bench eval`
 
@@ -11,7 +11,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use wuzi::movegen::{generate, GenKind, MoveList};
 use wuzi::notation::parse_move_list;
-use wuzi::simd::{best, eval_term_with, line_threats_x8_with, score_moves_with, Kernel};
+use wuzi::simd::{
+    best, eval_term_with, line_threats_x8_with, min_index_with, score_moves_with, Kernel,
+};
 use wuzi::{Board, Rule};
 
 /// Mid-game positions: rows of `../shared/data/tactics/freestyle_vcf.tsv` (lfz_c03_126,
@@ -149,10 +151,40 @@ fn bench_lean_masks(c: &mut Criterion) {
     g.finish();
 }
 
+/// 1,024 random lists of 20 to 99 distinct sort words (a search node's candidate count),
+/// scanned whole, as the picker's first pick does.
+fn bench_min_index(c: &mut Criterion) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    let lists: Vec<Vec<u64>> = (0..1024)
+        .map(|_| {
+            let n = 20 + (rng.next_u32() % 80) as usize;
+            (0..n).map(|_| rng.next_u64()).collect()
+        })
+        .collect();
+    for w in &lists {
+        assert_eq!(min_index_with(best(), w), min_index_with(Kernel::Scalar, w));
+    }
+    let mut g = c.benchmark_group("min_index");
+    g.throughput(Throughput::Elements(lists.len() as u64));
+    for k in kernels() {
+        g.bench_function(format!("{k:?}"), |bench| {
+            bench.iter(|| {
+                let mut acc = 0usize;
+                for w in &lists {
+                    acc ^= min_index_with(k, black_box(w));
+                }
+                black_box(acc)
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     bench_score_moves,
     bench_eval_term,
-    bench_lean_masks
+    bench_lean_masks,
+    bench_min_index
 );
 criterion_main!(benches);

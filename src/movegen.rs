@@ -117,15 +117,12 @@ impl MoveList {
     }
     /// Sorts by score, best first; ties by position so the order is total.
     pub fn sort(&mut self) {
-        self.sorted(0, |w| w.sort_unstable());
+        self.sorted(|w| w.sort_unstable());
     }
-    /// Applies `op` to the moves from `from` on as sort words ([`sort_word`]).
+    /// Applies `op` to the moves as sort words ([`sort_word`]).
     #[inline(always)]
-    fn sorted(&mut self, from: usize, op: impl FnOnce(&mut [u64])) {
-        let (moves, words) = (
-            &mut self.moves[from..self.len],
-            &mut self.words[from..self.len],
-        );
+    fn sorted(&mut self, op: impl FnOnce(&mut [u64])) {
+        let (moves, words) = (&mut self.moves[..self.len], &mut self.words[..self.len]);
         for (w, m) in words.iter_mut().zip(moves.iter()) {
             *w = sort_word(m);
         }
@@ -140,71 +137,31 @@ impl MoveList {
         if n == 0 {
             self.len = 0;
         } else if n < self.len {
-            self.sorted(0, |w| {
-                if n <= TOP_INSERT_MAX {
-                    top_by_insertion(w, n);
-                } else {
-                    w.select_nth_unstable(n - 1);
-                }
+            self.sorted(|w| {
+                w.select_nth_unstable(n - 1);
             });
             self.len = n;
         }
     }
-    /// Puts the first `n` moves of the [`MoveList::sort`] order first, sorted, and the rest
-    /// after them unsorted; [`MoveList::sort_from`]`(n)` later completes the sort. A search
-    /// that will most likely look at only `n` moves need not sort the others.
-    pub fn sort_prefix(&mut self, n: usize) {
-        if n == 0 {
-            return;
-        }
-        if n < self.len {
-            self.sorted(0, |w| {
-                if n <= TOP_INSERT_MAX {
-                    top_by_insertion(w, n);
-                } else {
-                    w.select_nth_unstable(n - 1);
-                    w[..n].sort_unstable();
-                }
-            });
-        } else {
-            self.sort();
+    /// Readies [`MoveList::pick`]: the moves as sort words.
+    pub fn start_picks(&mut self) {
+        for (w, m) in self.words[..self.len]
+            .iter_mut()
+            .zip(&self.moves[..self.len])
+        {
+            *w = sort_word(m);
         }
     }
-    /// Sorts the moves from `n` on (after [`MoveList::sort_prefix`]`(n)`, the whole list is
-    /// then in [`MoveList::sort`] order).
-    pub fn sort_from(&mut self, n: usize) {
-        if n < self.len {
-            self.sorted(n, |w| w.sort_unstable());
-        }
-    }
-}
-
-/// Prefixes up to this long are selected by [`top_by_insertion`], longer ones by
-/// `select_nth_unstable` and a sort.
-const TOP_INSERT_MAX: usize = 32;
-
-/// Puts the `n` smallest of `w` (`0 < n < w.len()`) first in ascending order, the others
-/// after them in no particular order: the first `n` sorted, then each later word below the
-/// largest of them inserted in its place, which moves that largest out to the later word's
-/// slot. With the short prefixes of the search's move caps (3 to 32 of some 20 to 100
-/// moves) most later words lose one comparison, where a selection partitions them all.
-fn top_by_insertion(w: &mut [u64], n: usize) {
-    debug_assert!(0 < n && n < w.len());
-    let (top, rest) = w.split_at_mut(n);
-    top.sort_unstable();
-    let mut worst = top[n - 1];
-    for x in rest.iter_mut() {
-        if *x < worst {
-            let v = *x;
-            *x = worst;
-            let mut k = n - 1;
-            while k > 0 && top[k - 1] > v {
-                top[k] = top[k - 1];
-                k -= 1;
-            }
-            top[k] = v;
-            worst = top[n - 1];
-        }
+    /// The move at `i` of the [`MoveList::sort`] order, when moves `0..i` were picked before
+    /// it (after [`MoveList::start_picks`]): the least sort word from `i` on, swapped to `i`.
+    /// A node that searches a few moves scans the list a few times instead of sorting it.
+    /// Only the words move: the moves themselves keep their order.
+    #[inline]
+    pub fn pick(&mut self, i: usize) -> ScoredMove {
+        let w = &mut self.words[i..self.len];
+        let best = crate::simd::min_index(w);
+        w.swap(0, best);
+        from_sort_word(w[0])
     }
 }
 
@@ -413,7 +370,7 @@ mod tests {
     }
 
     #[test]
-    fn partial_sorts_match_a_full_sort() {
+    fn picks_and_partial_sorts_match_a_full_sort() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         for round in 0..500 {
             let n = round % 70;
@@ -424,14 +381,13 @@ mod tests {
             };
             let fresh = || random_list(&mut Xoshiro256PlusPlus::seed_from_u64(round as u64), n);
             let k = (rng.next_u64() % 80) as usize;
-            // sort_prefix: the first k in order; sort_from then completes the order.
+            // pick: one move at a time, in the sort order.
             let mut l = fresh();
-            l.sort_prefix(k);
-            let m = k.min(n);
-            assert_eq!(&l.as_slice()[..m], &full[..m], "prefix {k} of {n}");
-            l.sort_from(k);
-            assert_eq!(l.as_slice(), &full[..], "completed {k} of {n}");
+            l.start_picks();
+            let picked: Vec<ScoredMove> = (0..n).map(|i| l.pick(i)).collect();
+            assert_eq!(picked, full, "picks of {n}");
             // keep_top: the same set as sort + truncate.
+            let m = k.min(n);
             let mut l = fresh();
             l.keep_top(k);
             l.sort();

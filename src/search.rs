@@ -959,7 +959,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Fills `list` with the moves of this node, scored for ordering, in no particular order
-    /// (the caller sorts what it needs: [`MoveList::sort_prefix`]). Returns how many of the
+    /// (the caller orders what it needs: [`MoveList::pick`]). Returns how many of the
     /// best-ordered moves the node may search (a narrowed quiet node keeps fewer than the
     /// list holds; the list itself is not cut, since a caller that sorts only a prefix need
     /// not select the kept set first), or `None` when the side to move has lost (cannot stop
@@ -1234,10 +1234,10 @@ impl<'a> Searcher<'a> {
         // The kept moves: the first `n` of the order (a kept set's first moves are the
         // list's first moves, so the list need not be cut to it).
         let n = list.len().min(keep);
-        // Only the moves within the cap are likely to be searched: sort those, and the rest
-        // only if every one of them loses (below).
+        // Most nodes search a few moves: each is picked from the list when its turn comes,
+        // instead of sorting the list first.
         if !eval_sorted {
-            list.sort_prefix(cap.min(n));
+            list.start_picks();
         }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let lmr_threats = self.shared.options.lmr_threats;
@@ -1255,15 +1255,15 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         for i in 0..n {
-            if i >= cap {
-                if best > -MATE_BOUND {
-                    break;
-                }
-                if i == cap && !eval_sorted {
-                    list.sort_from(cap);
-                }
+            // Past the cap, only while every move so far loses.
+            if i >= cap && best > -MATE_BOUND {
+                break;
             }
-            let p = list.as_slice()[i].pos;
+            let p = if eval_sorted {
+                list.as_slice()[i].pos
+            } else {
+                list.pick(i).pos
+            };
             if p == excluded {
                 continue;
             }

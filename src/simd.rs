@@ -150,10 +150,96 @@ pub fn line_threats_x8_scalar(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], 
     (five, four)
 }
 
+/// The index of the first least word of `w` (not empty), with the best kernel: the move
+/// picker's scan ([`crate::movegen::MoveList::pick`]).
+#[inline(always)]
+pub fn min_index(w: &[u64]) -> usize {
+    min_index_with(best(), w)
+}
+
+/// [`min_index`] with the given kernel.
+#[inline(always)]
+pub fn min_index_with(kernel: Kernel, w: &[u64]) -> usize {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `score_moves_with`.
+        Kernel::Avx2 => unsafe { avx2::min_index(w) },
+        _ => min_index_scalar(w),
+    }
+}
+
+/// [`min_index`] a word at a time: the definition the vector path must equal.
+#[inline(always)]
+pub fn min_index_scalar(w: &[u64]) -> usize {
+    let (mut best, mut bw) = (0, w[0]);
+    for (j, &x) in w.iter().enumerate().skip(1) {
+        let less = x < bw;
+        bw = if less { x } else { bw };
+        best = if less { j } else { best };
+    }
+    best
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::*;
     use std::arch::x86_64::*;
+
+    /// [`super::min_index`]: eight words a step in two pairs of accumulators (the least word
+    /// and its index per lane, so each lane keeps its first least; two chains halve the
+    /// latency of compare and blend), then the lanes and the last words one at a time.
+    /// Unsigned order through the signed compare: every word has its top bit flipped.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn min_index(w: &[u64]) -> usize {
+        let n = w.len();
+        if n < 8 {
+            return min_index_scalar(w);
+        }
+        let sign = _mm256_set1_epi64x(i64::MIN);
+        let p = w.as_ptr() as *const __m256i;
+        // SAFETY (the loads): chunks k and k + 1 of four words lie below n.
+        let load = |k: usize| unsafe { _mm256_xor_si256(_mm256_loadu_si256(p.add(k)), sign) };
+        let (mut min_a, mut min_b) = (load(0), load(1));
+        let (mut idx_a, mut idx_b) = (
+            _mm256_setr_epi64x(0, 1, 2, 3),
+            _mm256_setr_epi64x(4, 5, 6, 7),
+        );
+        let (mut cur_a, mut cur_b) = (idx_a, idx_b);
+        let eight = _mm256_set1_epi64x(8);
+        let pairs = n / 8;
+        for k in 1..pairs {
+            cur_a = _mm256_add_epi64(cur_a, eight);
+            cur_b = _mm256_add_epi64(cur_b, eight);
+            let (x, y) = (load(2 * k), load(2 * k + 1));
+            let (lt_a, lt_b) = (_mm256_cmpgt_epi64(min_a, x), _mm256_cmpgt_epi64(min_b, y));
+            min_a = _mm256_blendv_epi8(min_a, x, lt_a);
+            idx_a = _mm256_blendv_epi8(idx_a, cur_a, lt_a);
+            min_b = _mm256_blendv_epi8(min_b, y, lt_b);
+            idx_b = _mm256_blendv_epi8(idx_b, cur_b, lt_b);
+        }
+        let (mut mins, mut idx) = ([0i64; 8], [0i64; 8]);
+        // SAFETY: stores into local arrays of eight words.
+        unsafe {
+            _mm256_storeu_si256(mins.as_mut_ptr() as *mut __m256i, min_a);
+            _mm256_storeu_si256(mins.as_mut_ptr().add(4) as *mut __m256i, min_b);
+            _mm256_storeu_si256(idx.as_mut_ptr() as *mut __m256i, idx_a);
+            _mm256_storeu_si256(idx.as_mut_ptr().add(4) as *mut __m256i, idx_b);
+        }
+        let (mut best, mut bw) = (idx[0] as usize, mins[0]);
+        for l in 1..8 {
+            let (x, j) = (mins[l], idx[l] as usize);
+            if x < bw || (x == bw && j < best) {
+                (best, bw) = (j, x);
+            }
+        }
+        for (j, &x) in w.iter().enumerate().skip(pairs * 8) {
+            let x = (x ^ 1 << 63) as i64;
+            if x < bw {
+                (best, bw) = (j, x);
+            }
+        }
+        best
+    }
 
     /// [`crate::board::line_threats`] on eight 32-bit lanes, step for step.
     #[target_feature(enable = "avx2")]

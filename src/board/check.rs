@@ -80,7 +80,10 @@ impl Board {
                 for s in 0..2 {
                     // The line sets list exactly the lines whose masks are not zero.
                     assert_eq!(
-                        (self.five_lines[s][d] >> l & 1, self.four_lines[s][d] >> l & 1),
+                        (
+                            self.five_lines[s][d] >> l & 1,
+                            self.four_lines[s][d] >> l & 1
+                        ),
                         (
                             (self.five_mask[s][d][l] != 0) as u64,
                             (self.four_mask[s][d][l] != 0) as u64
