@@ -1398,8 +1398,11 @@ impl<'a> Searcher<'a> {
         pv: bool,
     ) -> i32 {
         if !self.made[ply] {
-            // The child probes the table first thing: start that load now.
-            self.shared.tt.prefetch(self.board.hash_after(p));
+            // A child above the leaves probes the table in its first steps: start that load
+            // now. (A leaf reads no table unless a four forces it on: no prefetch.)
+            if depth > 0 {
+                self.shared.tt.prefetch(self.board.hash_after(p));
+            }
             if lazy {
                 if counted.is_none() {
                     *counted = Some(self.pending_child(p));
