@@ -1185,24 +1185,53 @@ impl<'a> Searcher<'a> {
         }
         // 6. Moves.
         let mut list = self.take_list(ply);
-        let Some(keep) = self.gen_moves(&mut list, tt_move, ply) else {
-            self.lists[ply] = Some(list);
-            return -(WIN - (ply as i32 + 2));
-        };
-        if list.is_empty() {
-            self.lists[ply] = Some(list);
-            return 0; // full board: a draw
-        }
         let forced = opp_fives > 0;
         let evs = self.shared.options.eval_sort;
-        let eval_sorted = evs > 0 && plies >= evs && !forced && list.len() > 1;
-        if eval_sorted {
-            // The evaluation reorders the kept moves only.
-            list.keep_top(keep);
-            self.sort_by_eval(&mut list, tt_move);
+        let defending_three = must_answer_three(&self.board);
+        // The table move first, before the others are generated: a cut by it (the common
+        // case) saves generating and scoring the list. Only where the list would hold it
+        // first: a quiet node's candidates (every empty cell near a stone) always hold a
+        // legal table move, with the top score; not in forced or defending nodes, whose
+        // lists are narrower, nor beside a singular search's excluded move or with the
+        // evaluation's sort.
+        let staged = !tt_move.is_none()
+            && excluded.is_none()
+            && !forced
+            && !defending_three
+            && !(evs > 0 && plies >= evs)
+            && self.board.is_empty(tt_move)
+            && self.board.is_near(tt_move)
+            && !(me == Color::Black
+                && self.board.rule().has_forbidden()
+                && self.board.is_forbidden(tt_move));
+        let mut generated = false;
+        let mut eval_sorted = false;
+        // The kept moves: the first `n` of the order (a kept set's first moves are the
+        // list's first moves, so the list need not be cut to it); unknown until generated.
+        let mut n = usize::MAX;
+        if !staged {
+            let Some(keep) = self.gen_moves(&mut list, tt_move, ply) else {
+                self.lists[ply] = Some(list);
+                return -(WIN - (ply as i32 + 2));
+            };
+            if list.is_empty() {
+                self.lists[ply] = Some(list);
+                return 0; // full board: a draw
+            }
+            eval_sorted = evs > 0 && plies >= evs && !forced && list.len() > 1;
+            if eval_sorted {
+                // The evaluation reorders the kept moves only.
+                list.keep_top(keep);
+                self.sort_by_eval(&mut list, tt_move);
+            } else {
+                // Most nodes search a few moves: each is picked from the list when its turn
+                // comes, instead of sorting the list first.
+                list.start_picks();
+            }
+            n = list.len().min(keep);
+            generated = true;
         }
         let prune = self.shared.options.prune && !pv && !forced && plies <= 4;
-        let defending_three = must_answer_three(&self.board);
         // Replies to a four cost less depth (none at the default `four_reply_ext`): the
         // attacker's threat sequence is searched as deep as its quiet moves allow.
         let new_depth = if forced {
@@ -1231,14 +1260,6 @@ impl<'a> Searcher<'a> {
             };
             (table[plies.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
         };
-        // The kept moves: the first `n` of the order (a kept set's first moves are the
-        // list's first moves, so the list need not be cut to it).
-        let n = list.len().min(keep);
-        // Most nodes search a few moves: each is picked from the list when its turn comes,
-        // instead of sorting the list first.
-        if !eval_sorted {
-            list.start_picks();
-        }
         let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let lmr_threats = self.shared.options.lmr_threats;
         let attack_lmr = self.shared.options.attack_lmr;
@@ -1254,12 +1275,28 @@ impl<'a> Searcher<'a> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
-        for i in 0..n {
+        for i in 0.. {
+            if i > 0 && !generated {
+                // The table move did not cut: the rest of the list, which holds it first.
+                let keep = self
+                    .gen_moves(&mut list, tt_move, ply)
+                    .expect("a quiet node has moves");
+                list.start_picks();
+                let first = list.pick(0).pos;
+                debug_assert_eq!(first, tt_move, "the table move heads the list");
+                n = list.len().min(keep);
+                generated = true;
+            }
+            if i >= n {
+                break;
+            }
             // Past the cap, only while every move so far loses.
             if i >= cap && best > -MATE_BOUND {
                 break;
             }
-            let p = if eval_sorted {
+            let p = if !generated {
+                tt_move
+            } else if eval_sorted {
                 list.as_slice()[i].pos
             } else {
                 list.pick(i).pos
