@@ -1194,11 +1194,11 @@ impl<'a> Searcher<'a> {
         // legal table move, with the top score; not in forced or defending nodes, whose
         // lists are narrower, nor beside a singular search's excluded move or with the
         // evaluation's sort.
-        let staged = !tt_move.is_none()
-            && excluded.is_none()
+        let staged = tt_move != Pos::NONE
+            && excluded == Pos::NONE
             && !forced
             && !defending_three
-            && !(evs > 0 && plies >= evs)
+            && (evs <= 0 || plies < evs)
             && self.board.is_empty(tt_move)
             && self.board.is_near(tt_move)
             && !(me == Color::Black
