@@ -487,6 +487,8 @@ pub struct Searcher<'a> {
     pub root_margin: Option<i32>,
     /// Thread index (helpers vary their depths).
     pub id: usize,
+    /// Late-move reductions by depth and move index ([`Options::lmr_scale`]).
+    lmr: LmrTable,
 }
 
 const CHECK_EVERY: u64 = 1024;
@@ -511,6 +513,37 @@ const FUTILITY_MARGIN: i32 = 300;
 /// node with `depth` plies left.
 fn lmr_plies(scale: f32, depth: i32, i: usize) -> i32 {
     (scale * (depth as f32).ln() * (i as f32).ln()) as i32
+}
+
+/// Depths and move indices of [`LmrTable`].
+const LMR_DEPTHS: usize = 32;
+const LMR_MOVES: usize = 64;
+
+/// [`lmr_plies`] of the search's scale for small depths and indices, looked up instead of
+/// two logarithms a move (a percent of a search's time).
+struct LmrTable {
+    scale: f32,
+    plies: Box<[[i16; LMR_MOVES]; LMR_DEPTHS]>,
+}
+
+impl LmrTable {
+    fn new(scale: f32) -> LmrTable {
+        let mut plies = Box::new([[0i16; LMR_MOVES]; LMR_DEPTHS]);
+        for (d, row) in plies.iter_mut().enumerate() {
+            for (i, r) in row.iter_mut().enumerate() {
+                *r = lmr_plies(scale, d as i32, i).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            }
+        }
+        LmrTable { scale, plies }
+    }
+
+    #[inline(always)]
+    fn get(&self, depth: i32, i: usize) -> i32 {
+        match self.plies.get(depth as usize).and_then(|row| row.get(i)) {
+            Some(&r) => r as i32,
+            _ => lmr_plies(self.scale, depth, i),
+        }
+    }
 }
 
 impl<'a> Searcher<'a> {
@@ -544,6 +577,7 @@ impl<'a> Searcher<'a> {
             aborted: false,
             root_margin: None,
             id,
+            lmr: LmrTable::new(shared.options.lmr_scale as f32 / 100.0),
         }
     }
 
@@ -1260,7 +1294,6 @@ impl<'a> Searcher<'a> {
             };
             (table[plies.clamp(0, 15) as usize] * self.shared.options.caps_pct / 100).max(2)
         };
-        let lmr_scale = self.shared.options.lmr_scale as f32 / 100.0;
         let lmr_threats = self.shared.options.lmr_threats;
         let attack_lmr = self.shared.options.attack_lmr;
         let fhr = self.shared.options.fail_high_margin;
@@ -1341,7 +1374,7 @@ impl<'a> Searcher<'a> {
                         && ply >= 2
                         && made_threat >= Threat::Flex3
                         && self.move_threat[ply - 2] >= Threat::Flex3;
-                    ((lmr_plies(lmr_scale, plies, i) + !pv as i32 - less).max(0) * ONE_PLY
+                    ((self.lmr.get(plies, i) + !pv as i32 - less).max(0) * ONE_PLY
                         - if attack { attack_lmr } else { 0 })
                     .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
                 } else {
