@@ -995,9 +995,9 @@ impl<'a> Searcher<'a> {
     /// Fills `list` with the moves of this node, scored for ordering, in no particular order
     /// (the caller orders what it needs: [`MoveList::pick`]). Returns how many of the
     /// best-ordered moves the node may search (a narrowed quiet node keeps fewer than the
-    /// list holds; the list itself is not cut, since a caller that sorts only a prefix need
-    /// not select the kept set first), or `None` when the side to move has lost (cannot stop
-    /// the opponent's five).
+    /// list holds; the list itself is not cut, since a caller that picks its moves in order
+    /// meets the kept ones first), or `None` when the side to move has lost (cannot stop the
+    /// opponent's five).
     fn gen_moves(&mut self, list: &mut MoveList, tt_move: Pos, ply: usize) -> Option<usize> {
         let b = &mut self.board;
         let me = b.to_move();
