@@ -1221,6 +1221,8 @@ impl<'a> Searcher<'a> {
         let mut list = self.take_list(ply);
         let forced = opp_fives > 0;
         let evs = self.shared.options.eval_sort;
+        // The evaluation's sort of the list (when it has more than one move).
+        let eval_sort = evs > 0 && plies >= evs && !forced;
         let defending_three = must_answer_three(&self.board);
         // The table move first, before the others are generated: a cut by it (the common
         // case) saves generating and scoring the list. Only where the list would hold it
@@ -1232,7 +1234,7 @@ impl<'a> Searcher<'a> {
             && excluded == Pos::NONE
             && !forced
             && !defending_three
-            && (evs <= 0 || plies < evs)
+            && !eval_sort
             && self.board.is_empty(tt_move)
             && self.board.is_near(tt_move)
             && !(me == Color::Black
@@ -1252,7 +1254,7 @@ impl<'a> Searcher<'a> {
                 self.lists[ply] = Some(list);
                 return 0; // full board: a draw
             }
-            eval_sorted = evs > 0 && plies >= evs && !forced && list.len() > 1;
+            eval_sorted = eval_sort && list.len() > 1;
             if eval_sorted {
                 // The evaluation reorders the kept moves only.
                 list.keep_top(keep);

@@ -150,6 +150,21 @@ pub fn line_threats_x8_scalar(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], 
     (five, four)
 }
 
+/// Starts loading the cache line of `r` for a read a little later (a hint: it never faults
+/// and changes no result). The tables' probes use it: the transposition table's bucket and
+/// the VCF table's slot.
+#[inline(always)]
+pub fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint, and the address is a live reference's.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(r as *const T as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
+
 /// The index of the first least word of `w` (not empty), with the best kernel: the move
 /// picker's scan ([`crate::movegen::MoveList::pick`]).
 #[inline(always)]

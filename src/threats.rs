@@ -106,14 +106,9 @@ impl VcfTable {
     /// probe's load was the VCF node's costliest instruction.
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(w) = self.slots.get(Self::slot(key)) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: a prefetch is only a hint; the address is the slot's own.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(w as *const u64 as *const i8) };
+            crate::simd::prefetch(w);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     fn clear(&mut self) {

@@ -180,15 +180,7 @@ impl Tt {
     /// table is far larger than the caches: a probe's load is the search's costliest miss).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: a prefetch is only a hint; the address is the bucket's own.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::simd::prefetch(self.bucket(key));
     }
 
     /// Converts a score to the form stored at a node `ply` from the root.
