@@ -117,7 +117,8 @@ pub struct Tt {
 fn pack(best: Pos, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
     (best.0 as u64)
         | ((score as i16 as u16 as u64) << 16)
-        | ((depth.clamp(-1, 254) as i16 as u8 as u64) << 32)
+        // A signed byte: `unpack` reads it back as one.
+        | ((depth.clamp(-1, i8::MAX as i32) as i8 as u8 as u64) << 32)
         | ((bound as u64) << 40)
         | ((gen as u64) << 48)
 }
@@ -269,5 +270,160 @@ impl Tt {
             }
         }
         used * 1000 / (4 * n).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys `base + i` share a bucket (the index comes from the key's high bits).
+    const BASE: u64 = 0x9E37_79B9_0000_0000;
+
+    #[test]
+    fn an_entry_packs_and_unpacks_unchanged() {
+        for best in [Pos(0), Pos(224), Pos(511), Pos::NONE] {
+            for score in [
+                -30_000,
+                -MATE_BOUND,
+                -1,
+                0,
+                1,
+                12_345,
+                MATE_BOUND + 7,
+                32_000,
+            ] {
+                for depth in [-1, 0, 1, 60, 127] {
+                    for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
+                        let (hit, gen) = unpack(pack(best, score, depth, bound, 201));
+                        assert_eq!(
+                            (hit.best, hit.score, hit.depth, hit.bound, gen),
+                            (best, score, depth, bound, 201)
+                        );
+                    }
+                }
+            }
+        }
+        // Depths beyond the signed byte are clamped, not wrapped (254 read back as -2 before).
+        assert_eq!(unpack(pack(Pos(3), 0, 200, Bound::Exact, 0)).0.depth, 127);
+        assert_eq!(unpack(pack(Pos(3), 0, -5, Bound::Exact, 0)).0.depth, -1);
+    }
+
+    #[test]
+    fn a_stored_position_is_found_and_no_other() {
+        let tt = Tt::new(1);
+        tt.store(BASE + 1, Pos(40), -250, 7, Bound::Lower);
+        let hit = tt.probe(BASE + 1).expect("stored");
+        assert_eq!(
+            (hit.best, hit.score, hit.depth, hit.bound),
+            (Pos(40), -250, 7, Bound::Lower)
+        );
+        assert!(tt.probe(BASE + 2).is_none(), "same bucket, other key");
+        assert!(tt.probe(!BASE).is_none(), "other bucket");
+    }
+
+    #[test]
+    fn mate_scores_keep_their_distance_from_the_node() {
+        // A win five plies below a node at ply 7 is stored there and read at ply 3: still a
+        // win five plies below the node, so four plies nearer the root's score.
+        let win_at_7 = 30_000 - (7 + 5);
+        for (p, q) in [(7usize, 3usize), (3, 7), (0, 12), (12, 0)] {
+            let s = 30_000 - (p as i32 + 5);
+            assert_eq!(Tt::from_tt(Tt::to_tt(s, p), q), 30_000 - (q as i32 + 5));
+            assert_eq!(Tt::from_tt(Tt::to_tt(-s, p), q), -(30_000 - (q as i32 + 5)));
+        }
+        assert_eq!(Tt::from_tt(Tt::to_tt(win_at_7, 7), 3), win_at_7 + 4);
+        // Other scores are stored as they are.
+        for s in [-MATE_BOUND + 1, -400, 0, 999, MATE_BOUND - 1] {
+            assert_eq!(Tt::to_tt(s, 9), s);
+            assert_eq!(Tt::from_tt(s, 9), s);
+        }
+        // Through the table.
+        let tt = Tt::new(1);
+        tt.store(BASE, Pos(5), Tt::to_tt(win_at_7, 7), 4, Bound::Exact);
+        let hit = tt.probe(BASE).unwrap();
+        assert_eq!(Tt::from_tt(hit.score, 3), win_at_7 + 4);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_its_shallowest_entry() {
+        let tt = Tt::new(1);
+        let bucket = |k: u64| tt.bucket(k) as *const Bucket;
+        assert!((1..=5).all(|i| bucket(BASE + i) == bucket(BASE)));
+        for (i, depth) in [(1, 5), (2, 2), (3, 8), (4, 6)] {
+            tt.store(BASE + i, Pos(i as u16), 0, depth, Bound::Exact);
+        }
+        tt.store(BASE + 5, Pos(5), 0, 4, Bound::Exact);
+        assert!(tt.probe(BASE + 2).is_none(), "the depth-2 entry went");
+        for i in [1, 3, 4, 5] {
+            assert_eq!(tt.probe(BASE + i).unwrap().best, Pos(i as u16));
+        }
+    }
+
+    #[test]
+    fn entries_of_older_searches_go_first() {
+        let tt = Tt::new(1);
+        tt.store(BASE + 1, Pos(1), 0, 10, Bound::Exact);
+        tt.new_search();
+        for i in 2..=4 {
+            tt.store(BASE + i, Pos(i as u16), 0, 4, Bound::Exact);
+        }
+        // Depth 10 one search old counts as 2, below this search's depth 4.
+        tt.store(BASE + 5, Pos(5), 0, 1, Bound::Exact);
+        assert!(tt.probe(BASE + 1).is_none());
+        assert!((2..=5).all(|i| tt.probe(BASE + i).is_some()));
+    }
+
+    #[test]
+    fn a_shallow_bound_keeps_a_deeper_result_of_the_same_position() {
+        let tt = Tt::new(1);
+        tt.store(BASE, Pos(9), 100, 10, Bound::Exact);
+        tt.store(BASE, Pos(8), 300, 5, Bound::Lower);
+        let hit = tt.probe(BASE).unwrap();
+        assert_eq!((hit.best, hit.score, hit.depth), (Pos(9), 100, 10));
+        // Within two plies, or exact, the newer result replaces it.
+        tt.store(BASE, Pos(8), 300, 8, Bound::Lower);
+        assert_eq!(tt.probe(BASE).unwrap().depth, 8);
+        tt.store(BASE, Pos(7), -20, 2, Bound::Exact);
+        let hit = tt.probe(BASE).unwrap();
+        assert_eq!((hit.best, hit.score, hit.depth), (Pos(7), -20, 2));
+    }
+
+    #[test]
+    fn a_result_without_a_move_keeps_the_stored_move() {
+        let tt = Tt::new(1);
+        tt.store(BASE, Pos(17), 50, 3, Bound::Lower);
+        tt.store(BASE, Pos::NONE, -60, 4, Bound::Upper);
+        let hit = tt.probe(BASE).unwrap();
+        assert_eq!(
+            (hit.best, hit.score, hit.bound),
+            (Pos(17), -60, Bound::Upper)
+        );
+    }
+
+    #[test]
+    fn size_follows_the_memory_budget_and_clear_forgets() {
+        assert_eq!(Tt::new(4).bytes(), 4 << 20);
+        assert_eq!(Tt::new(0).bytes(), 1 << 20, "at least a megabyte");
+        let mut tt = Tt::new(1);
+        tt.store(BASE, Pos(1), 0, 1, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(BASE).is_none());
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_s_entries() {
+        let tt = Tt::new(1);
+        // One entry in each of the first ten buckets (of 16,384: bucket j starts at j << 50).
+        for j in 0..10u64 {
+            assert_eq!(
+                tt.bucket(j << 50) as *const Bucket,
+                &tt.buckets[j as usize] as *const _
+            );
+            tt.store(j << 50, Pos(1), 0, 1, Bound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 10);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
     }
 }
