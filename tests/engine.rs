@@ -81,6 +81,38 @@ fn finds_vcf_wins_through_the_engine() {
     }
 }
 
+/// Lazy SMP: helper threads share the table and the node budget; the result must stay as
+/// sound as one thread's (wins found with a mate score, defences played, a legal move).
+#[test]
+fn several_threads_find_wins_and_defences() {
+    let with = |threads| Config {
+        threads,
+        ..Config::default()
+    };
+    for threads in [2, 3] {
+        for row in sample(suite("tactics/freestyle_vcf.tsv"), 100) {
+            let PointSet::Points(a) = &row.answers else {
+                continue;
+            };
+            if row.task != "vcf" {
+                continue;
+            }
+            let mut e = engine_with(&row, &with(threads));
+            let o = e.think(Level::Full, &nodes(20_000), &mut |_| {});
+            assert!(
+                a.contains(&o.best),
+                "{threads} threads, {}: {}",
+                row.id,
+                o.best
+            );
+            assert!(mate_distance(o.score).is_some_and(|m| m > 0), "{}", row.id);
+        }
+    }
+    let rows = sample(suite("tactics/freestyle_defend_vcf.tsv"), 350);
+    let share = defend_share_with(&rows, 20_000, &with(2));
+    assert!(share >= 0.9, "two threads: {share}");
+}
+
 /// The share of `defend_vcf` rows where the engine's move is a defence (rows without one:
 /// where it sees the loss).
 fn defend_share(rows: &[SuiteRow], budget: u64) -> f64 {
