@@ -86,9 +86,11 @@ impl TimeControl {
     /// most of it: the soft limit is 80% of the hard one (an iteration the hard limit cuts
     /// short still counts if it found a better root move). Self-play, 40 games: soft 80%
     /// scored 62.5% against 60% at 300 ms a move and 60.0% at 150 ms; 100% against 80%
-    /// 52.5%; 45% against 60% 47.5%. At 40% the brain used 300-430 ms of a 1 s turn. When a
-    /// share of the game clock binds instead, the soft limit is 40% of it, so that a move
-    /// spends about one share on average (the hard limit allows three).
+    /// 52.5% (and 52.5% again over all 40 openings with each colour at 300 ms, 80 games,
+    /// beside two matches: too little to change it); 45% against 60% 47.5%. At 40% the
+    /// brain used 300-430 ms of a 1 s turn. When a share of the game clock binds instead,
+    /// the soft limit is 40% of it, so that a move spends about one share on average (the
+    /// hard limit allows three).
     pub fn limits(&self, stones: usize, cells: usize) -> Limits {
         let (hard, turn_bound) = self.hard_and_binding(stones, cells);
         let soft = if turn_bound {
