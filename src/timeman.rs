@@ -87,7 +87,8 @@ impl TimeControl {
     /// short still counts if it found a better root move). Self-play, 40 games: soft 80%
     /// scored 62.5% against 60% at 300 ms a move and 60.0% at 150 ms; 100% against 80%
     /// 52.5% (and 52.5% again over all 40 openings with each colour at 300 ms, 80 games,
-    /// beside two matches: too little to change it); 45% against 60% 47.5%. At 40% the
+    /// beside two matches: too little to change it), and against PentaZen at 1 s a move 50.0%
+    /// (37-37-6, 80 games; the default 51.3% over 560); 45% against 60% 47.5%. At 40% the
     /// brain used 300-430 ms of a 1 s turn. When a share of the game clock binds instead,
     /// the soft limit is 40% of it, so that a move spends about one share on average (the
     /// hard limit allows three).
