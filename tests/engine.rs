@@ -89,7 +89,12 @@ fn assert_finds_vcf_wins(config: &Config) {
             row.id,
             o.best
         );
-        assert!(mate_distance(o.score).is_some_and(|m| m > 0), "{}", row.id);
+        assert!(
+            mate_distance(o.score).is_some_and(|m| m > 0),
+            "{threads} threads, {}: {}",
+            row.id,
+            o.score
+        );
     }
 }
 
