@@ -320,7 +320,8 @@ impl Engine {
     }
 
     /// Chooses a move for the side to move at `level` within `limits`. `on_info` hears of
-    /// every finished iteration. Returns `Pos::NONE` only on a full board.
+    /// every finished iteration. Returns `Pos::NONE` only when the side to move has no
+    /// legal move (a full board, or renju black with every empty point forbidden).
     pub fn think(
         &mut self,
         level: Level,
@@ -359,7 +360,7 @@ impl Engine {
         let mut list = MoveList::new();
         generate(&mut self.board, GenKind::Fives, &mut list);
         if list.is_empty() {
-            generate(&mut self.board, GenKind::Candidates, &mut list);
+            crate::movegen::legal_moves(&mut self.board, &mut list);
         }
         let best = if list.is_empty() {
             Pos::NONE
@@ -372,7 +373,7 @@ impl Engine {
     fn pick_greedy(&mut self) -> Outcome {
         let start = Instant::now();
         let mut list = MoveList::new();
-        generate(&mut self.board, GenKind::Candidates, &mut list);
+        crate::movegen::legal_moves(&mut self.board, &mut list);
         let side = self.board.to_move();
         for m in list.as_mut_slice() {
             m.score = crate::eval::move_score(&self.board, m.pos, side);

@@ -238,6 +238,24 @@ pub fn candidates_by_row(board: &mut Board, list: &mut MoveList) {
     }
 }
 
+/// Every move the side to move may play, for a position in which the search's generators
+/// leave nothing (a lost position whose only defences are forbidden for black, say): the
+/// candidates near the stones, or failing those every empty point; never a forbidden point
+/// for black under renju. Empty only when no legal move exists (a full board, or renju
+/// black with every empty point forbidden).
+pub fn legal_moves(board: &mut Board, list: &mut MoveList) {
+    generate(board, GenKind::Candidates, list);
+    if !list.is_empty() {
+        return;
+    }
+    let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    for &p in board.cells() {
+        if board.is_empty(p) && !(check_forbid && board.is_forbidden(p)) {
+            list.push(p);
+        }
+    }
+}
+
 /// Defences when the opponent threatens to win next move (has a five point): the
 /// opponent's five points. The side to move should first check its own fives.
 pub fn five_defences(board: &mut Board, list: &mut MoveList) {

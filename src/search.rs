@@ -858,11 +858,16 @@ impl<'a> Searcher<'a> {
         r
     }
 
-    /// Root moves, best-scored first. Empty when the board is full.
+    /// Root moves, best-scored first. Empty only when the side to move has no legal move.
     fn root_moves(&mut self) -> Vec<(Pos, i32)> {
         let mut list = MoveList::new();
         // The root is never narrowed: every move is kept.
         self.gen_moves(&mut list, Pos::NONE, 0);
+        if list.is_empty() {
+            // Lost (the only defences are forbidden, or there are none): any legal move
+            // still has to be played.
+            crate::movegen::legal_moves(&mut self.board, &mut list);
+        }
         list.sort();
         list.iter().map(|p| (p, -INF)).collect()
     }

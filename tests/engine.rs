@@ -369,3 +369,49 @@ fn root_full_window_moves_find_what_the_null_window_misses() {
     assert_eq!(think(3).0, Pos::new(9, 7));
     assert_eq!(think_with("razor", 0), (Pos::new(9, 7), 591));
 }
+
+/// Renju, black to move: white's four on column 8 (8,0 to 8,3) is blocked only at 8,4, which
+/// is forbidden for black. Black is lost but must still answer a legal move: the search's
+/// defence generator leaves nothing here, and the brain once answered `ERROR ... the board is
+/// full`, a time forfeit under a manager.
+#[test]
+fn a_lost_renju_black_still_plays_a_legal_move() {
+    let black = "7,2 9,2 7,3 7,4 10,4 9,1 5,1 7,5 8,5";
+    let white = "8,2 6,1 9,3 7,1 8,1 4,1 8,3 7,6 8,0";
+    let b = wuzi::notation::parse_move_list(black).unwrap();
+    let w = wuzi::notation::parse_move_list(white).unwrap();
+    let moves: Vec<Pos> = b.iter().zip(&w).flat_map(|(&x, &y)| [x, y]).collect();
+    let levels = [
+        Level::Random,
+        Level::Greedy,
+        Level::Depth(1),
+        Level::Depth(4),
+        Level::Full,
+    ];
+    for threads in [1, 2] {
+        for level in levels {
+            let config = Config {
+                threads,
+                ..Config::default()
+            };
+            let mut e = Engine::with_config(15, Rule::Renju, config).unwrap();
+            e.set_position(&moves).unwrap();
+            let block = Pos::new(8, 4);
+            assert!(
+                e.forbidden_points().contains(&block),
+                "the block is forbidden"
+            );
+            let o = e.think(level, &nodes(20_000), &mut |_| {});
+            assert!(!o.best.is_none(), "{level:?}, {threads} threads: no move");
+            assert!(
+                e.play(o.best).is_ok(),
+                "{level:?}, {threads} threads: {} is not legal",
+                o.best
+            );
+        }
+    }
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    e.set_position(&moves).unwrap();
+    let list = e.think_nbest(3, &nodes(20_000), &mut |_| {});
+    assert!(!list.is_empty(), "YXNBEST lists a move");
+}

@@ -300,6 +300,31 @@ fn swap2_board() {
     b.end_within(Duration::from_secs(2));
 }
 
+/// The position of `a_lost_renju_black_still_plays_a_legal_move` (tests/engine.rs) through
+/// the brain: black's only block is forbidden, and the brain still answers a legal move.
+#[test]
+fn a_lost_renju_black_answers_a_move_not_an_error() {
+    let mut b = Brain::start(4, 15);
+    b.send("BOARD");
+    let black = [
+        "7,2", "9,2", "7,3", "7,4", "10,4", "9,1", "5,1", "7,5", "8,5",
+    ];
+    let white = [
+        "8,2", "6,1", "9,3", "7,1", "8,1", "4,1", "8,3", "7,6", "8,0",
+    ];
+    for (own, opp) in black.iter().zip(&white) {
+        b.send(&format!("{own},1"));
+        b.send(&format!("{opp},2"));
+    }
+    b.send("DONE");
+    let a = b.answer();
+    let p = point(&a);
+    let taken: Vec<(usize, usize)> = black.iter().chain(&white).map(|s| point(s)).collect();
+    assert!(p.0 < 15 && p.1 < 15 && !taken.contains(&p), "answered {a}");
+    assert_ne!(p, (8, 4), "8,4 is forbidden for black");
+    b.end_within(Duration::from_secs(2));
+}
+
 #[test]
 fn renju_forbidden_points_are_shown() {
     let mut b = Brain::start(4, 15);

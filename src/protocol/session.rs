@@ -363,11 +363,22 @@ impl Session {
         let best = self.engine.think(Level::Full, &limits, &mut report).best;
         drop(report);
         if best.is_none() {
-            return Err("no empty point left: the board is full".into());
+            return Err(self.no_move_reason());
         }
         self.play_own(best)?;
         out(&best.to_string());
         Ok(())
+    }
+
+    /// Why a search found no move to play: the board is full, or (renju) every empty point
+    /// is forbidden for black.
+    fn no_move_reason(&self) -> String {
+        let b = self.engine.board();
+        if b.stone_count() == b.size() * b.size() {
+            "no empty point left: the board is full".into()
+        } else {
+            "no legal move: every empty point is forbidden for black".into()
+        }
     }
 
     /// The progress callback of a search: prints `MESSAGE` lines, and stops the search
@@ -409,7 +420,7 @@ impl Session {
             .think_nbest(n.min(400) as usize, &limits, &mut report);
         drop(report);
         let Some(&(best, _)) = list.first() else {
-            return Err("no empty point left: the board is full".into());
+            return Err(self.no_move_reason());
         };
         for (i, (p, score)) in list.iter().enumerate() {
             out(&format!(
