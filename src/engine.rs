@@ -193,8 +193,10 @@ impl Engine {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     }
 
-    /// A flag that stops the current search when raised (from any thread). `think` lowers
-    /// it when it starts.
+    /// A flag that stops the current search when raised (from any thread), or the next one
+    /// when raised while none runs, so that a stop sent together with the command that
+    /// starts a search is not lost. `think` lowers it when it returns; a front end that
+    /// raises it for a search that has already ended lowers it itself.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
@@ -328,8 +330,7 @@ impl Engine {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> Outcome {
-        self.stop.store(false, Ordering::Relaxed);
-        match level {
+        let out = match level {
             Level::Random => self.pick_random(),
             Level::Greedy => self.pick_greedy(),
             Level::Depth(d) => {
@@ -340,7 +341,10 @@ impl Engine {
                 self.search(&lim, on_info)
             }
             Level::Full => self.search(limits, on_info),
-        }
+        };
+        // The stop (from a front end, the clock or the end of the main thread) is served.
+        self.stop.store(false, Ordering::SeqCst);
+        out
     }
 
     fn quick_outcome(&self, best: Pos, start: Instant) -> Outcome {
@@ -470,12 +474,12 @@ impl Engine {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> Vec<(Pos, i32)> {
-        self.stop.store(false, Ordering::Relaxed);
         let saved = self.config.random_margin;
         // A margin keeps every root move's score; a negative one scores only the best
         // exactly (the others are upper bounds below it) and never changes the choice.
         self.config.random_margin = Some(-1);
         let out = self.search(limits, on_info);
+        self.stop.store(false, Ordering::SeqCst);
         self.config.random_margin = saved;
         let mut scored = out.root_scores;
         if scored.is_empty() && !out.best.is_none() {

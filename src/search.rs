@@ -604,11 +604,17 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return true;
         }
+        // The stop flag is one relaxed load: read at every node, so a stop is served at
+        // once even where nodes are slow (debug builds recheck the board at every make).
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return true;
+        }
         // Solver calls add many nodes at once, so count since the last check rather than
         // testing for a multiple of CHECK_EVERY (which a jump can skip for a long time).
         if self.nodes - self.flushed >= CHECK_EVERY {
             self.flush_nodes();
-            if self.shared.stop.load(Ordering::Relaxed) || self.shared.out_of_time() {
+            if self.shared.out_of_time() {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.aborted = true;
             }

@@ -387,6 +387,40 @@ fn stop_makes_a_long_think_answer_at_once() {
     b.end_within(Duration::from_secs(2));
 }
 
+/// A `STOP` in the same write as the command that starts a search (as a manager that stops
+/// at once sends it) stops that search: it is not lost when the search starts after the
+/// reader has seen it. The turn allows a minute.
+#[test]
+fn a_stop_sent_with_the_move_is_not_lost() {
+    let mut b = Brain::spawn();
+    b.send("INFO timeout_turn 60000");
+    b.send("INFO timeout_match 600000");
+    b.send("START 15");
+    assert_eq!(b.answer(), "OK");
+    for (cmd, stop) in [
+        ("BEGIN", "STOP"),
+        ("TURN 8,8", "YXSTOP"),
+        ("TURN 6,6", "STOP"),
+    ] {
+        let t = Instant::now();
+        write!(b.stdin, "{cmd}\r\n{stop}\r\n").unwrap();
+        b.stdin.flush().unwrap();
+        point(&b.answer_within(Duration::from_secs(10)));
+        // Served at once: a few milliseconds in release, tens in a debug build (whose first
+        // iteration alone takes about half a second, where a lost stop used to be seen).
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "'{cmd}' then '{stop}': {:?}",
+            t.elapsed()
+        );
+    }
+    // The stops were served: the next move thinks normally (a depth-limited search).
+    b.send("INFO max_depth 2");
+    b.send("TURN 0,0");
+    point(&b.answer());
+    b.end_within(Duration::from_secs(2));
+}
+
 #[test]
 fn end_during_a_think_exits_promptly() {
     start_long_think().end_within(Duration::from_millis(1500));

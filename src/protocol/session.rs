@@ -149,6 +149,7 @@ impl Session {
 
     /// Handles one input line; answers go to `out`, one line per call, without newline.
     pub fn handle_line(&mut self, line: &str, out: Out) -> Flow {
+        self.arm_stop();
         let parsed = parse_line(line);
         if self.block.is_some() {
             match self.block_line(parsed, line, out) {
@@ -318,6 +319,19 @@ impl Session {
         Ok(())
     }
 
+    /// Sets the engine's stop flag to "a stop is queued": raised if a `STOP`, `YXSTOP` or
+    /// `END` waits behind this line (a search this line starts then answers at once),
+    /// lowered otherwise (a stop read while nothing was thinking has been served). The
+    /// reader thread counts a stop before it raises the flag, so reading the count after
+    /// lowering the flag cannot miss one.
+    fn arm_stop(&self) {
+        let stop = self.engine.stop_flag();
+        stop.store(false, Ordering::SeqCst);
+        if self.pending_stops.load(Ordering::SeqCst) > 0 {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+
     fn consume_stop(&self) {
         let _ = self
             .pending_stops
@@ -382,8 +396,8 @@ impl Session {
     }
 
     /// The progress callback of a search: prints `MESSAGE` lines, and stops the search
-    /// when a `STOP` or `END` is queued behind the current command (`think` lowers the stop
-    /// flag when it starts, so a stop read just before that would otherwise be lost).
+    /// when a `STOP` or `END` is queued behind the current command (a search's own end
+    /// lowers the flag; a Swap2 answer runs several).
     fn reporter<'o>(&self, out: Out<'o>) -> impl FnMut(&Info) + 'o {
         let stop = self.engine.stop_flag();
         let pending = self.pending_stops.clone();
@@ -477,7 +491,9 @@ impl Session {
             .map_err(|e| format!("{e}; position unchanged"))?;
         let limits = self.limits();
         if moves.is_empty() {
-            let [a, b, c] = opening_three(&mut self.engine, &limits);
+            let pending = self.pending_stops.clone();
+            let stopped = move || pending.load(Ordering::SeqCst) > 0;
+            let [a, b, c] = opening_three(&mut self.engine, &limits, &stopped);
             out(&format!("{a} {b} {c}"));
             return Ok(());
         }

@@ -28,8 +28,9 @@ pub fn decide(engine: &mut Engine, limits: &Limits) -> Swap2Choice {
 
 /// Three stones (black, white, black) near the centre for which a short search finds the
 /// position closest to equal, so that the opponent's choice of colour gains little. Leaves
-/// `engine` at the position after the three stones.
-pub fn opening_three(engine: &mut Engine, limits: &Limits) -> [Pos; 3] {
+/// `engine` at the position after the three stones. Once `stopped` says so (a `STOP` came),
+/// the best opening so far is taken.
+pub fn opening_three(engine: &mut Engine, limits: &Limits, stopped: &dyn Fn() -> bool) -> [Pos; 3] {
     let size = engine.board().size();
     let c = size / 2;
     let first = Pos::new(c, c);
@@ -53,6 +54,9 @@ pub fn opening_three(engine: &mut Engine, limits: &Limits) -> [Pos; 3] {
     let fallback = candidates.first().copied().unwrap_or(Pos::new(0, 0));
     let mut best = (i32::MAX, [first, second, fallback]);
     for &third in &candidates {
+        if stopped() && best.0 < i32::MAX {
+            break;
+        }
         let stones = [first, second, third];
         if engine.set_position(&stones).is_err() {
             continue;
