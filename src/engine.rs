@@ -121,7 +121,9 @@ impl Default for Config {
 pub struct Engine {
     board: Board,
     config: Config,
-    tt: Tt,
+    /// Allocated by the first search, so that a size set before it (a brain's
+    /// `INFO max_memory`) is never exceeded, not even briefly.
+    tt: Option<Tt>,
     stop: Arc<AtomicBool>,
     rng: Xoshiro256PlusPlus,
     status: GameStatus,
@@ -138,7 +140,7 @@ impl Engine {
         check_size(size)?;
         Ok(Engine {
             board: Board::new(size, rule),
-            tt: Tt::new(config.hash_mb),
+            tt: None,
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
             config,
             stop: Arc::new(AtomicBool::new(false)),
@@ -176,12 +178,15 @@ impl Engine {
         let mb = mb.clamp(1, 1 << 16);
         if mb != self.config.hash_mb {
             self.config.hash_mb = mb;
-            self.tt = Tt::new(mb);
+            // Freed now; the new table is allocated by the next search.
+            self.tt = None;
         }
     }
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
-        self.tt.clear();
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
     }
     /// Sets or clears the random-choice margin.
     pub fn set_random_margin(&mut self, margin: Option<i32>) {
@@ -277,8 +282,14 @@ impl Engine {
     }
 
     /// Removes the stone on `p` wherever it is in the move list (Gomocup TAKEBACK), replaying
-    /// the rest. Errors if `p` holds no stone.
+    /// the rest. Errors if `p` holds no stone (for `Pos::NONE`: if the last move is no pass).
     pub fn take_back(&mut self, p: Pos) -> Result<(), String> {
+        if self.board.moves().is_empty() {
+            return Err("no move to take back".into());
+        }
+        if p.is_none() && self.board.last_move() != p {
+            return Err("the last move is not a pass".into());
+        }
         if self.board.last_move() == p {
             self.undo();
             return Ok(());
@@ -388,7 +399,9 @@ impl Engine {
     }
 
     fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> Outcome {
-        self.tt.new_search();
+        let hash_mb = self.config.hash_mb;
+        let tt = self.tt.get_or_insert_with(|| Tt::new(hash_mb));
+        tt.new_search();
         let mut options = self.config.search.clone();
         if options.weights_by_rule {
             options.eval = crate::eval::EvalWeights::for_rule(self.board.rule()).clone();
@@ -398,7 +411,7 @@ impl Engine {
             options.cell_values || self.board.moves().len() < options.cell_values_until;
         let shared = Shared {
             options,
-            tt: &self.tt,
+            tt,
             stop: &self.stop,
             nodes: AtomicU64::new(0),
             start: Instant::now(),

@@ -43,10 +43,33 @@ fn bad_arguments_exit_2_with_a_message() {
         &["--set", "leaf=x"],
         &["--set"],
         &["--frobnicate", "1"],
+        &["--depth", "0"],
+        &["--depth", "1000"],
+        &["--depth", "x"],
+        &["--threads", "0"],
+        &["--hash", "0"],
     ] {
         let out = bench(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with("bench: "), "{args:?}: {err}");
+        assert!(
+            err.starts_with("bench: ") || err.starts_with("error: "),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: no search ran");
     }
+}
+
+#[test]
+fn help_names_the_signature_rule_and_version_answers() {
+    let help = bench(&["--help"]);
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        text.contains("--depth") && text.contains("only with one"),
+        "{text}"
+    );
+    let version = bench(&["--version"]);
+    assert!(version.status.success());
+    assert!(String::from_utf8_lossy(&version.stdout).contains(env!("CARGO_PKG_VERSION")));
 }

@@ -421,6 +421,62 @@ fn a_stop_sent_with_the_move_is_not_lost() {
     b.end_within(Duration::from_secs(2));
 }
 
+/// Peak resident memory of the brain (kB), from `/proc`.
+#[cfg(target_os = "linux")]
+fn peak_rss_kb(b: &Brain) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", b.child.id())).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// Under `INFO max_memory` (sent before or after START, with one or two threads) the peak
+/// resident memory of the whole process stays within the limit through several searches;
+/// the table is not allocated before the limit is known.
+#[cfg(target_os = "linux")]
+#[test]
+fn peak_memory_stays_within_max_memory() {
+    for (mb, threads, before_start) in [(8, 1, true), (8, 2, false), (32, 2, true), (350, 1, false)]
+    {
+        let mut b = Brain::spawn();
+        let limit = format!("INFO max_memory {}", mb << 20);
+        if before_start {
+            b.send(&limit);
+        }
+        b.send(&format!("INFO thread_num {threads}"));
+        b.send("INFO timeout_turn 200");
+        b.send("START 15");
+        assert_eq!(b.answer(), "OK");
+        if !before_start {
+            b.send(&limit);
+        }
+        b.send("BEGIN");
+        point(&b.answer());
+        // Far from the brain's stones, so never taken.
+        for mv in ["0,0", "14,14", "0,14", "14,0"] {
+            b.send(&format!("TURN {mv}"));
+            point(&b.answer());
+        }
+        let peak = peak_rss_kb(&b);
+        assert!(
+            peak <= mb << 10,
+            "{mb} MB, {threads} threads: peak {peak} kB"
+        );
+        b.end_within(Duration::from_secs(2));
+    }
+}
+
+/// A limit below what the engine needs is refused with an error, and the game goes on.
+#[test]
+fn a_memory_limit_too_small_is_an_error_and_play_goes_on() {
+    let mut b = Brain::start(0, 15);
+    b.send("INFO max_memory 3000000");
+    let a = b.answer();
+    assert!(a.starts_with("ERROR max_memory 2 MB is below"), "{a}");
+    b.send("BEGIN");
+    point(&b.answer());
+    b.end_within(Duration::from_secs(2));
+}
+
 #[test]
 fn end_during_a_think_exits_promptly() {
     start_long_think().end_within(Duration::from_millis(1500));

@@ -112,3 +112,34 @@ fn end_quits() {
     let mut s = Session::new(options());
     assert_eq!(s.answer("end").1, Flow::Quit);
 }
+
+/// `TAKEBACK` with nothing to take back, or `-1,-1` when the last move was no pass, is an
+/// error that leaves the game; an answer that quotes its input is one short printable line.
+#[test]
+fn takeback_of_nothing_and_long_or_binary_input() {
+    let mut s = Session::new(options());
+    assert_eq!(s.answer("START 15").0, ["OK"]);
+    for bad in ["TAKEBACK -1,-1", "TAKEBACK 7,7"] {
+        let (lines, _) = s.answer(bad);
+        assert!(lines[0].starts_with("ERROR"), "{bad}: {lines:?}");
+    }
+    assert!(s.answer("TURN 7,7").0[0].contains(','));
+    let (lines, _) = s.answer("TAKEBACK -1,-1");
+    assert!(lines[0].starts_with("ERROR"), "{lines:?}");
+    assert_eq!(s.engine().board().moves().len(), 2);
+    // A megabyte of garbage with control bytes comes back cut and escaped.
+    let long = format!("\u{1}\u{1b}[2J{}", "x".repeat(1 << 20));
+    for line in [
+        long.clone(),
+        format!("TURN {long}"),
+        format!("INFO timeout_turn {long}"),
+    ] {
+        let (lines, _) = s.answer(&line);
+        assert_eq!(lines.len(), 1);
+        let a = &lines[0];
+        assert!(a.len() < 300, "{} bytes", a.len());
+        assert!(!a.chars().any(|c| c.is_control()), "{a}");
+        assert!(a.starts_with("UNKNOWN") || a.starts_with("ERROR"), "{a}");
+    }
+    assert_eq!(s.engine().board().moves().len(), 2);
+}

@@ -76,6 +76,8 @@ pub struct Session {
     max_nodes: Option<u64>,
     hash_kb: Option<u64>,
     max_memory: Option<u64>,
+    /// Search threads as `INFO thread_num` asked (a memory limit may allow fewer).
+    threads: usize,
     block: Option<Block>,
     folder: Option<PathBuf>,
     own: Option<Color>,
@@ -87,6 +89,15 @@ type Out<'a> = &'a mut dyn FnMut(&str);
 
 /// Default transposition table size when the manager sets none (MB).
 const DEFAULT_HASH_MB: usize = 64;
+/// Memory of the brain besides the table, with one search thread: 5.7 MB of peak RSS with a
+/// 1 MB table after searches under every rule (a release build, 15x15 and 20x20), and room
+/// for the move lists of deeper plies (about 1 MB at the deepest).
+const PROCESS_MB: usize = 7;
+/// Memory of each search thread after the first (move lists, solver tables): 1.8 MB of
+/// peak RSS measured.
+const THREAD_MB: usize = 2;
+/// The least table.
+const MIN_HASH_MB: usize = 1;
 
 impl Session {
     /// A brain waiting for `START` (15x15 freestyle until told otherwise).
@@ -114,6 +125,7 @@ impl Session {
             max_nodes: None,
             hash_kb: None,
             max_memory: None,
+            threads: 1,
             block: None,
             folder: None,
             own: None,
@@ -164,15 +176,15 @@ impl Session {
         match parsed {
             Err(ParseError::Empty) => Flow::Continue,
             Err(ParseError::Unknown(m)) => {
-                out(&format!("UNKNOWN {m}"));
+                out(&format!("UNKNOWN {}", printable(&m)));
                 Flow::Continue
             }
             Err(ParseError::Malformed(m)) => {
-                out(&format!("ERROR {m}"));
+                out(&format!("ERROR {}", printable(&m)));
                 Flow::Continue
             }
             Ok(cmd) => self.execute(cmd, out).unwrap_or_else(|m| {
-                out(&format!("ERROR {m}"));
+                out(&format!("ERROR {}", printable(&m)));
                 Flow::Continue
             }),
         }
@@ -192,7 +204,7 @@ impl Session {
             Ok(Command::Done) => {
                 if let Some(b) = self.block.take() {
                     if let Err(m) = self.finish_block(b, out) {
-                        out(&format!("ERROR {m}"));
+                        out(&format!("ERROR {}", printable(&m)));
                     }
                 }
             }
@@ -523,15 +535,16 @@ impl Session {
             "time_left" => self.tc.left_ms = Some(num()?),
             "max_memory" => {
                 self.max_memory = Some(num()?).filter(|&m| m > 0).map(|m| m as u64);
-                self.apply_hash();
+                self.apply_memory()?;
             }
             "hash_size" => {
                 self.hash_kb = Some(num()?).filter(|&k| k > 0).map(|k| k as u64);
-                self.apply_hash();
+                self.apply_memory()?;
             }
             "thread_num" => {
                 let n = num()?.clamp(1, self.opts.threads_cap.max(1) as i64);
-                self.engine.set_threads(n as usize);
+                self.threads = n as usize;
+                self.apply_memory()?;
             }
             "max_node" => self.max_nodes = Some(num()?).filter(|&n| n > 0).map(|n| n as u64),
             "max_depth" => {
@@ -567,20 +580,41 @@ impl Session {
         self.engine.set_position(&moves).map_err(|e| e.to_string())
     }
 
-    /// Hash size: the requested `hash_size` (or the default), at most half of
-    /// `max_memory` (the rest is for the search stacks, pattern tables and the process)
-    /// and at most the host's cap.
-    fn apply_hash(&mut self) {
+    /// Table size and threads within `max_memory`: the requested `hash_size` (or the
+    /// default) and `thread_num`, at most the host's caps; under a memory limit the table
+    /// gets what the process and the threads leave, and threads go before the table
+    /// shrinks below its least size. A limit below what one thread and the least table
+    /// need is answered with an error, and the engine plays on at that least size.
+    fn apply_memory(&mut self) -> Result<(), String> {
         let want = self
             .hash_kb
             .map(|kb| (kb / 1024).max(1) as usize)
-            .unwrap_or(DEFAULT_HASH_MB);
-        let allowed = self
-            .max_memory
-            .map(|m| ((m >> 20) / 2).max(1) as usize)
-            .unwrap_or(usize::MAX);
-        self.engine
-            .set_hash_mb(want.min(allowed).min(self.opts.hash_cap_mb).max(1));
+            .unwrap_or(DEFAULT_HASH_MB)
+            .min(self.opts.hash_cap_mb)
+            .max(MIN_HASH_MB);
+        let Some(limit) = self.max_memory.map(|m| (m >> 20) as usize) else {
+            self.engine.set_threads(self.threads);
+            self.engine.set_hash_mb(want);
+            return Ok(());
+        };
+        let room = limit.saturating_sub(PROCESS_MB);
+        let threads = self
+            .threads
+            .min(1 + room.saturating_sub(MIN_HASH_MB) / THREAD_MB)
+            .max(1);
+        let hash = room
+            .saturating_sub((threads - 1) * THREAD_MB)
+            .clamp(MIN_HASH_MB, want);
+        self.engine.set_threads(threads);
+        self.engine.set_hash_mb(hash);
+        let least = PROCESS_MB + MIN_HASH_MB;
+        if limit < least {
+            return Err(format!(
+                "max_memory {limit} MB is below the {least} MB this engine needs; \
+                 it plays on with its least table ({MIN_HASH_MB} MB) and one thread"
+            ));
+        }
+        Ok(())
     }
 
     /// Writes the game so far under `INFO folder` (if set, allowed, and the game has moves).
@@ -648,4 +682,26 @@ fn progress(info: &Info) -> String {
         info.elapsed.as_millis(),
         pv.join(" ")
     )
+}
+
+/// Longest message of an `ERROR` or `UNKNOWN` answer, in characters: messages quote the
+/// input, and a manager's log should not receive a megabyte line back.
+const MAX_MESSAGE: usize = 200;
+
+/// `m` as one short printable line: control characters escaped (`\u{1}`), cut after
+/// [`MAX_MESSAGE`] characters with `...`.
+fn printable(m: &str) -> String {
+    let mut s = String::new();
+    for (i, c) in m.chars().enumerate() {
+        if i == MAX_MESSAGE {
+            s.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
 }
