@@ -91,12 +91,16 @@ fn bench_make_undo(c: &mut Criterion) {
     let total: usize = set.iter().map(|(_, ms)| ms.len()).sum();
     assert_eq!(total, MIDGAME_CANDIDATES, "candidate count changed");
     for (b, ms) in set.iter_mut() {
-        let (hash, cs, score) = (b.hash(), counts(b), b.pattern_score(Color::Black));
+        let (hash, cs, score) = (
+            b.hash(),
+            counts(b),
+            wuzi::eval::pattern_score(b, Color::Black),
+        );
         for &m in ms.iter() {
             b.make(m);
             b.undo();
             assert_eq!((b.hash(), counts(b)), (hash, cs.clone()));
-            assert_eq!(b.pattern_score(Color::Black), score);
+            assert_eq!(wuzi::eval::pattern_score(b, Color::Black), score);
         }
     }
     let mut g = c.benchmark_group("board");

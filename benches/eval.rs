@@ -9,11 +9,13 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
+use wuzi::board::line_threats_x8_with;
+use wuzi::eval::order::score_moves_with;
+use wuzi::eval::term::eval_term_with;
+use wuzi::movegen::list::min_index_with;
 use wuzi::movegen::{generate, GenKind, MoveList};
 use wuzi::notation::parse_move_list;
-use wuzi::simd::{
-    best, eval_term_with, line_threats_x8_with, min_index_with, score_moves_with, Kernel,
-};
+use wuzi::simd::{best, Kernel};
 use wuzi::{Board, Rule};
 
 /// Mid-game positions: rows of `../shared/data/tactics/freestyle_vcf.tsv` (lfz_c03_126,

@@ -1,73 +1,23 @@
 //! In-process A/B match between two engine configurations over the Piskvork openings,
 //! both colours per opening. Usage:
-//! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]`, flags: `leaf=N root=N`,
-//! `eval=FILE` (48 integers: own, opp and pattern weights, as `tune` prints them),
-//! `order=FILE` (64 integers: attack, defend, own and opponent pattern weights, as
-//! `tune FILE order` prints them).
+//! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]` (`nN` instead of a time: N
+//! nodes a move), flags: the search parameters as `key=value` (`leaf=N root=N ...`, the keys
+//! of `search::Params`), `threads=N`, `soft=PERCENT`. Needs the feature `tuning`:
+//! `cargo run --release --features tuning --example selfplay -- ...`.
 use std::time::Duration;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
 use wuzi::suite::load_suite;
 use wuzi::{Color, Limits, Rule};
 
-/// The `count` integers of a weights file (separated by spaces, commas or brackets).
-fn read_weights(path: &str, count: usize) -> Vec<i32> {
-    let text = std::fs::read_to_string(path).expect("weights file");
-    let n: Vec<i32> = text
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
-        .filter(|t| !t.is_empty())
-        .map(|t| t.parse().expect("integer weight"))
-        .collect();
-    assert_eq!(n.len(), count, "{path}: {count} weights");
-    n
-}
-
 fn config(flags: &[String]) -> Config {
     let mut c = Config::default();
     for f in flags {
         let (k, v) = f.split_once('=').expect("flag k=v");
-        if k == "eval" {
-            // Own, opp and pattern weights, 16 lanes each.
-            let n = read_weights(v, 48);
-            let e = &mut c.search.eval;
-            for j in 0..16 {
-                (e.own[j], e.opp[j], e.pattern[j]) =
-                    (n[j] as i16, n[16 + j] as i16, n[32 + j] as i16);
-                e.pattern_opp[j] = e.pattern[j];
-            }
-            c.search.weights_by_rule = false;
-            continue;
-        }
-        if k == "order" {
-            // Attack, defend, own and opponent pattern weights, 16 lanes each.
-            let n = read_weights(v, 64);
-            let o = &mut c.search.order;
-            o.attack.copy_from_slice(&n[..16]);
-            o.defend.copy_from_slice(&n[16..32]);
-            for j in 0..16 {
-                (o.own[j], o.opp[j]) = (n[32 + j] as i16, n[48 + j] as i16);
-            }
-            c.search.weights_by_rule = false;
-            continue;
-        }
-        let v: u64 = v.parse().expect("number");
+        let v: i64 = v.parse().expect("number");
         match k {
             "soft" => {} // read by `limits`
             "threads" => c.threads = v as usize,
-            "pat16" => {
-                c.search.weights_by_rule = false;
-                for x in c.search.eval.pattern.iter_mut() {
-                    *x = (*x as f64 * v as f64 / 16.0).round() as i16;
-                }
-                c.search.eval.pattern_opp = c.search.eval.pattern;
-            }
-            // Scale the other side's class weights to `v` percent of the own ones.
-            "opp%" => {
-                c.search.weights_by_rule = false;
-                for t in 0..16 {
-                    c.search.eval.opp[t] = (c.search.eval.own[t] as i32 * v as i32 / 100) as i16;
-                }
-            }
-            _ => c.search.set(k, v as i64).unwrap_or_else(|e| panic!("{e}")),
+            _ => c.params.set(k, v).unwrap_or_else(|e| panic!("{e}")),
         }
     }
     c

@@ -1,7 +1,7 @@
 //! Checks VCT claims against every defender reply at the first step (an experiment).
 use std::time::{Duration, Instant};
+use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::suite::load_suite;
-use wuzi::threats::{Proof, SolveLimits, Solver};
 
 fn main() {
     let path = std::env::args().nth(1).unwrap();

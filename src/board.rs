@@ -15,12 +15,8 @@ mod lean;
 mod linekeys;
 mod probe;
 
-pub(crate) use lean::line_threats;
+pub use lean::{line_threats_x8, line_threats_x8_scalar, line_threats_x8_with};
 pub use probe::{After, CountWeights};
-
-/// Value of each line pattern (indexed by discriminant) in [`Board::pattern_score`].
-/// Dead, overline, B1, F1, B2, F2, B3, F3, B4, F4, double four, five.
-pub const PATTERN_VALUE: [i32; 16] = [0, 0, 1, 3, 4, 12, 14, 36, 40, 90, 90, 150, 0, 0, 0, 0];
 
 /// Per side, how many (empty cell, direction) pairs hold each line pattern.
 pub type PatternCounts = [[u16; 16]; 2];
@@ -97,8 +93,6 @@ struct UndoRec {
     pos: Pos,
     counts: [[u16; THREATS]; 2],
     pcounts: PatternCounts,
-    vsum: [[i32; 2]; 2],
-    psum: [i32; 2],
     changed_from: u32,
 }
 
@@ -130,14 +124,6 @@ pub struct Board {
     counts: [[u16; THREATS]; 2],
     /// Per side, the count of each line pattern over every empty cell and direction.
     pcounts: PatternCounts,
-    /// The combination values of the rule, if it has any ([`crate::cellvalue::table`]).
-    cellv: Option<&'static crate::cellvalue::Table>,
-    /// Per side, the sums of those values over its empty cells: `[as side to move, as the
-    /// other side]`.
-    vsum: [[i32; 2]; 2],
-    /// Per side to move, the sum over the empty cells of the class-pair values
-    /// ([`crate::cellvalue::PAIRS`]), where the rule has combination values.
-    psum: [i32; 2],
     near: [u8; CELLS + 2 * NEAR_BASE],
     neigh: Vec<isize>,
     /// The same neighbourhood as eight-byte masks, one per row `dy = -3..=3`: byte `dx + 3`
@@ -197,9 +183,6 @@ impl Board {
             threat: [[Threat::None; 2]; CELLS],
             counts: [[0; THREATS]; 2],
             pcounts: [[0; 16]; 2],
-            cellv: crate::cellvalue::table(rule),
-            vsum: [[0; 2]; 2],
-            psum: [0; 2],
             near: [0; CELLS + 2 * NEAR_BASE],
             neigh: nb.offsets(),
             neigh_rows: nb.row_masks(),
@@ -369,13 +352,6 @@ impl Board {
             .map(|&c| c as u32)
             .sum()
     }
-    /// The sum of [`PATTERN_VALUE`] over `side`'s patterns on every empty cell: a smooth
-    /// measure of its shape potential (from the pattern counts).
-    pub fn pattern_score(&self, side: Color) -> i32 {
-        (0..16)
-            .map(|p| PATTERN_VALUE[p] * self.pcounts[side.index()][p] as i32)
-            .sum()
-    }
     /// Per side, how many (empty cell, direction) pairs hold each line pattern (indexed by
     /// discriminant): the evaluation's pattern term, maintained incrementally.
     #[inline(always)]
@@ -461,8 +437,6 @@ impl Board {
         self.stale = [(1 << LINES) - 1; 4];
         self.counts = [[0; THREATS]; 2];
         self.pcounts = [[0; 16]; 2];
-        self.vsum = [[0; 2]; 2];
-        self.psum = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             for d in 0..4 {
@@ -504,67 +478,6 @@ impl Board {
             self.counts[s][self.threat[c][s] as usize] += 1;
             count_packed(&mut self.pcounts[s], packed[s], 1);
         }
-        self.add_cell_values(packed, [0; 2]);
-        self.add_pair_values(self.threat[c], [Threat::None; 2]);
-    }
-
-    /// Moves the combination-value sums from the packed patterns `old` of a cell to `new`.
-    #[inline(always)]
-    fn add_cell_values(&mut self, new: [u16; 2], old: [u16; 2]) {
-        if let Some(t) = self.cellv {
-            for s in 0..2 {
-                // A packed word indexes the 65536-entry table directly.
-                let (n, o) = (t[new[s] as usize], t[old[s] as usize]);
-                self.vsum[s][0] += n[0] as i32 - o[0] as i32;
-                self.vsum[s][1] += n[1] as i32 - o[1] as i32;
-            }
-        }
-    }
-
-    /// Moves the class-pair sums from the classes `old` of a cell to `new`.
-    #[inline(always)]
-    fn add_pair_values(&mut self, new: [Threat; 2], old: [Threat; 2]) {
-        if self.cellv.is_some() {
-            // Both orientations in one entry: black to move first, white to move second.
-            let t = &crate::cellvalue::PAIRS_BOTH;
-            let n = t[new[0] as usize * THREATS + new[1] as usize];
-            let o = t[old[0] as usize * THREATS + old[1] as usize];
-            self.psum[0] += n[0] as i32 - o[0] as i32;
-            self.psum[1] += n[1] as i32 - o[1] as i32;
-        }
-    }
-
-    /// Stops keeping the combination-value sums (a search that does not use them saves their
-    /// cost in make): they read zero from now on, in the undo records too.
-    pub fn drop_cell_values(&mut self) {
-        self.cellv = None;
-        self.vsum = [[0; 2]; 2];
-        self.psum = [0; 2];
-        for rec in &mut self.undo {
-            rec.vsum = [[0; 2]; 2];
-            rec.psum = [0; 2];
-        }
-    }
-
-    /// Does the rule have combination values ([`crate::cellvalue::table`])?
-    #[inline(always)]
-    pub fn has_cell_values(&self) -> bool {
-        self.cellv.is_some()
-    }
-
-    /// Per side, the sums over its empty cells of the combination values of
-    /// [`crate::cellvalue`]: `[as the side to move, as the other side]` (zero for rules
-    /// without fitted values).
-    #[inline(always)]
-    pub fn cell_values(&self) -> &[[i32; 2]; 2] {
-        &self.vsum
-    }
-
-    /// Per side to move, the sum over the empty cells of the class-pair values of
-    /// [`crate::cellvalue::PAIRS`] (zero for rules without fitted values).
-    #[inline(always)]
-    pub fn pair_values(&self) -> &[i32; 2] {
-        &self.psum
     }
 
     /// Plays `p` for the side to move. `p` must be an empty point of the board (callers at
@@ -590,8 +503,6 @@ impl Board {
             pos: p,
             counts: self.counts,
             pcounts: self.pcounts,
-            vsum: self.vsum,
-            psum: self.psum,
             changed_from: self.changed.len() as u32,
         });
         // Room for this record and every re-grade below, so they can skip the capacity check.
@@ -628,17 +539,6 @@ impl Board {
                 self.update_line(p, d, l, i);
             } else {
                 self.update_line_keys(c, d, l, i, s, skip, forbid);
-            }
-        }
-        if self.cellv.is_some() {
-            // Every cell this stone changed has one record (the stone's own cell first),
-            // holding its old patterns and classes; the board holds the new ones.
-            let from = self.undo.last().map_or(0, |r| r.changed_from as usize);
-            for k in from..self.changed.len() {
-                let ch = self.changed[k];
-                let q = ch.pos.index();
-                self.add_cell_values(self.pat[q], ch.pat);
-                self.add_pair_values(self.threat[q], ch.threat);
             }
         }
     }
@@ -689,8 +589,6 @@ impl Board {
         self.changed.truncate(from);
         self.counts = rec.counts;
         self.pcounts = rec.pcounts;
-        self.vsum = rec.vsum;
-        self.psum = rec.psum;
         p
     }
 
@@ -831,8 +729,6 @@ impl Board {
             pos: Pos::NONE,
             counts: self.counts,
             pcounts: self.pcounts,
-            vsum: self.vsum,
-            psum: self.psum,
             changed_from: self.changed.len() as u32,
         });
         self.hash ^= zobrist::keys().side;

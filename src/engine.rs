@@ -3,8 +3,8 @@
 
 use crate::board::Board;
 use crate::movegen::{generate, GenKind, MoveList};
-use crate::search::{Info, Limits, Outcome, Searcher, Shared};
-use crate::tt::Tt;
+use crate::search::tt::Tt;
+use crate::search::{Info, Limits, Outcome, RootScores, Shared};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -101,8 +101,8 @@ pub struct Config {
     pub random_margin: Option<i32>,
     /// Seed of the engine's random choices.
     pub seed: u64,
-    /// Threat-search budgets of the search.
-    pub search: crate::search::Options,
+    /// The search's parameters (constants unless the feature `tuning` is on).
+    pub params: crate::search::Params,
 }
 
 impl Default for Config {
@@ -112,7 +112,7 @@ impl Default for Config {
             hash_mb: 64,
             random_margin: None,
             seed: 0x3141_5926,
-            search: crate::search::Options::default(),
+            params: crate::search::Params::default(),
         }
     }
 }
@@ -127,6 +127,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     rng: Xoshiro256PlusPlus,
     status: GameStatus,
+    /// The status before each move of the game (passes included), for [`Engine::undo`].
+    earlier: Vec<GameStatus>,
 }
 
 impl Engine {
@@ -145,6 +147,7 @@ impl Engine {
             config,
             stop: Arc::new(AtomicBool::new(false)),
             status: GameStatus::Ongoing,
+            earlier: Vec::new(),
         })
     }
 
@@ -153,7 +156,18 @@ impl Engine {
         check_size(size)?;
         self.board = Board::new(size, rule);
         self.status = GameStatus::Ongoing;
+        self.earlier.clear();
         Ok(())
+    }
+
+    /// Judges the game by `rule` from now on: the stones stay, and the status is the one the
+    /// moves reach under it.
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule != self.board.rule() {
+            let moves = self.board.moves().to_vec();
+            self.board = Board::new(self.board.size(), rule);
+            self.replay(&moves);
+        }
     }
 
     /// The position.
@@ -239,7 +253,18 @@ impl Engine {
         Ok(())
     }
 
+    /// Passes: the other side is to move. Refused after the end.
+    pub fn pass(&mut self) -> Result<GameStatus, MoveError> {
+        if self.status != GameStatus::Ongoing {
+            return Err(MoveError::GameOver);
+        }
+        self.earlier.push(self.status);
+        self.board.make_pass();
+        Ok(self.status)
+    }
+
     fn play_checked(&mut self, p: Pos) -> GameStatus {
+        self.earlier.push(self.status);
         let side = self.board.to_move();
         let five = self.board.makes_five(p, side);
         let forbidden = !five && side == Color::Black && self.board.is_forbidden(p);
@@ -261,24 +286,23 @@ impl Engine {
     /// Takes back the last move. Returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Pos> {
         let p = self.board.undo()?;
-        self.status = self.recompute_status();
+        self.status = self.earlier.pop().unwrap_or(GameStatus::Ongoing);
         Some(p)
     }
 
-    fn recompute_status(&mut self) -> GameStatus {
-        let moves = self.board.moves().to_vec();
-        let size = self.board.size();
-        let rule = self.board.rule();
-        self.board = Board::new(size, rule);
+    /// Plays `moves` on the (empty) board, judging each as [`Engine::play_unchecked`]
+    /// does; the moves are on the board and empty where they are played.
+    fn replay(&mut self, moves: &[Pos]) {
         self.status = GameStatus::Ongoing;
-        for p in moves {
+        self.earlier.clear();
+        for &p in moves {
             if p.is_none() {
+                self.earlier.push(self.status);
                 self.board.make_pass();
             } else {
                 self.play_checked(p);
             }
         }
-        self.status
     }
 
     /// Removes the stone on `p` wherever it is in the move list (Gomocup TAKEBACK), replaying
@@ -307,22 +331,17 @@ impl Engine {
     /// On error the game is unchanged.
     pub fn set_position(&mut self, moves: &[Pos]) -> Result<(), MoveError> {
         let size = self.board.size();
-        let mut b = Board::new(size, self.board.rule());
-        for &p in moves {
-            if p.is_none() {
-                b.make_pass();
-                continue;
-            }
+        let mut seen = vec![false; crate::types::CELLS];
+        for &p in moves.iter().filter(|p| !p.is_none()) {
             if !p.on_board(size) {
                 return Err(MoveError::OffBoard(p));
             }
-            if !b.is_empty(p) {
+            if std::mem::replace(&mut seen[p.index()], true) {
                 return Err(MoveError::Occupied(p));
             }
-            b.make(p);
         }
-        self.board = b;
-        self.recompute_status();
+        self.board = Board::new(size, self.board.rule());
+        self.replay(moves);
         Ok(())
     }
 
@@ -341,7 +360,7 @@ impl Engine {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> Outcome {
-        let out = match level {
+        let mut out = match level {
             Level::Random => self.pick_random(),
             Level::Greedy => self.pick_greedy(),
             Level::Depth(d) => {
@@ -349,10 +368,13 @@ impl Engine {
                     depth: Some(d.max(1)),
                     ..limits.clone()
                 };
-                self.search(&lim, on_info)
+                self.search(&lim, on_info, self.chooser_root())
             }
-            Level::Full => self.search(limits, on_info),
+            Level::Full => self.search(limits, on_info, self.chooser_root()),
         };
+        if let (Level::Depth(_) | Level::Full, Some(margin)) = (level, self.config.random_margin) {
+            self.pick_near_equal(&mut out, margin);
+        }
         // The stop (from a front end, the clock or the end of the main thread) is served.
         self.stop.store(false, Ordering::SeqCst);
         out
@@ -398,71 +420,46 @@ impl Engine {
         self.quick_outcome(best, start)
     }
 
-    fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+    /// The root scores the move choice needs: every move's within the random-choice margin,
+    /// or the best move's.
+    fn chooser_root(&self) -> RootScores {
+        self.config
+            .random_margin
+            .map_or(RootScores::Best, RootScores::Within)
+    }
+
+    fn search(
+        &mut self,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+        root: RootScores,
+    ) -> Outcome {
         let hash_mb = self.config.hash_mb;
         let tt = self.tt.get_or_insert_with(|| Tt::new(hash_mb));
         tt.new_search();
-        let mut options = self.config.search.clone();
-        if options.weights_by_rule {
-            options.eval = crate::eval::EvalWeights::for_rule(self.board.rule()).clone();
-            options.order = crate::eval::OrderWeights::for_rule(self.board.rule()).clone();
-        }
-        options.eval.cells =
-            options.cell_values || self.board.moves().len() < options.cell_values_until;
         let shared = Shared {
-            options,
+            params: self.config.params.clone(),
             tt,
             stop: &self.stop,
             nodes: AtomicU64::new(0),
             start: Instant::now(),
             limits: limits.clone(),
         };
-        let root_margin = self.config.random_margin;
-        let exact_root = root_margin.is_some();
-        let threads = self.config.threads.max(1);
-        let board = &self.board;
-        let mut out = std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|id| {
-                    let shared = &shared;
-                    s.spawn(move || {
-                        let mut t = Searcher::new(board, shared, id);
-                        t.think(&mut |_| {})
-                    })
-                })
-                .collect();
-            let mut main = Searcher::new(board, &shared, 0);
-            main.root_margin = root_margin;
-            let mut out = main.think(on_info);
-            shared.stop.store(true, Ordering::Relaxed);
-            // The deepest finished iteration of any thread gives the move, unless the main
-            // thread proved a win (its root threat solve) or must keep exact root scores.
-            let proven = crate::search::mate_distance(out.score).is_some_and(|m| m > 0);
-            for h in helpers {
-                if let Ok(o) = h.join() {
-                    if !proven && !exact_root && !o.best.is_none() && o.depth > out.depth {
-                        out.best = o.best;
-                        out.score = o.score;
-                        out.depth = o.depth;
-                        out.pv = o.pv;
-                    }
-                }
-            }
-            out
-        });
-        out.nodes = shared.nodes.load(Ordering::Relaxed);
-        if let Some(margin) = self.config.random_margin {
-            let near: Vec<Pos> = out
-                .root_scores
-                .iter()
-                .filter(|(_, s)| *s >= out.score - margin && *s > -crate::tt::MATE_BOUND)
-                .map(|(p, _)| *p)
-                .collect();
-            if near.len() > 1 && crate::search::mate_distance(out.score).is_none() {
-                out.best = near[(self.rng.next_u64() % near.len() as u64) as usize];
-            }
+        crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info)
+    }
+
+    /// Replaces the best move by one chosen at random among the root moves scored within
+    /// `margin` of it, unless the search proved a result.
+    fn pick_near_equal(&mut self, out: &mut Outcome, margin: i32) {
+        let near: Vec<Pos> = out
+            .root_scores
+            .iter()
+            .filter(|(_, s)| *s >= out.score - margin && *s > -crate::search::tt::MATE_BOUND)
+            .map(|(p, _)| *p)
+            .collect();
+        if near.len() > 1 && crate::search::mate_distance(out.score).is_none() {
+            out.best = near[(self.rng.next_u64() % near.len() as u64) as usize];
         }
-        out
     }
 }
 
@@ -487,13 +484,10 @@ impl Engine {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> Vec<(Pos, i32)> {
-        let saved = self.config.random_margin;
-        // A margin keeps every root move's score; a negative one scores only the best
-        // exactly (the others are upper bounds below it) and never changes the choice.
-        self.config.random_margin = Some(-1);
-        let out = self.search(limits, on_info);
+        // Every root move keeps a score: exact for the best (and any tie), an upper bound
+        // below it for the others. No random choice.
+        let out = self.search(limits, on_info, RootScores::Within(0));
         self.stop.store(false, Ordering::SeqCst);
-        self.config.random_margin = saved;
         let mut scored = out.root_scores;
         if scored.is_empty() && !out.best.is_none() {
             scored.push((out.best, out.score));

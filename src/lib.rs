@@ -13,7 +13,6 @@
 
 pub mod benchmark;
 pub mod board;
-pub mod cellvalue;
 pub mod engine;
 pub mod eval;
 pub mod forbidden;
@@ -28,9 +27,6 @@ pub mod search;
 pub mod simd;
 pub mod suite;
 pub mod threat;
-pub mod threats;
-pub mod timeman;
-pub mod tt;
 pub mod types;
 pub mod zobrist;
 

@@ -10,6 +10,7 @@ fn bench(args: &[&str]) -> std::process::Output {
         .expect("bench runs")
 }
 
+#[cfg(feature = "tuning")]
 fn signature(out: &std::process::Output) -> String {
     let text = String::from_utf8_lossy(&out.stdout);
     text.lines()
@@ -18,6 +19,7 @@ fn signature(out: &std::process::Output) -> String {
         .to_string()
 }
 
+#[cfg(feature = "tuning")]
 #[test]
 fn set_changes_the_search_and_is_echoed() {
     // Shallow and without the root threat search: debug builds recheck every move.
@@ -32,7 +34,7 @@ fn set_changes_the_search_and_is_echoed() {
     // No leaf threat check: a different tree, so a different signature.
     let set = bench(&["--depth", "2", "--set", "root=0", "--set", "leaf=0"]);
     assert!(set.status.success());
-    assert!(String::from_utf8_lossy(&set.stdout).contains("options root=0 leaf=0"));
+    assert!(String::from_utf8_lossy(&set.stdout).contains("parameters root=0 leaf=0"));
     assert_ne!(signature(&plain), signature(&set));
 }
 
@@ -41,6 +43,7 @@ fn bad_arguments_exit_2_with_a_message() {
     for args in [
         &["--set", "nosuch=1"][..],
         &["--set", "leaf=x"],
+        &["--set", "leaf=-1"],
         &["--set"],
         &["--frobnicate", "1"],
         &["--depth", "0"],

@@ -34,7 +34,6 @@ struct Snapshot {
     cells: Vec<CellView>,
     counts: Vec<u16>,
     pscore: [i32; 2],
-    values: ([[i32; 2]; 2], [i32; 2]),
 }
 
 fn snapshot(b: &Board) -> Snapshot {
@@ -62,36 +61,11 @@ fn snapshot(b: &Board) -> Snapshot {
         moves: b.moves().to_vec(),
         cells,
         counts,
-        pscore: [b.pattern_score(Color::Black), b.pattern_score(Color::White)],
-        values: (*b.cell_values(), *b.pair_values()),
+        pscore: [
+            wuzi::eval::pattern_score(b, Color::Black),
+            wuzi::eval::pattern_score(b, Color::White),
+        ],
     }
-}
-
-/// The combination-value sums recomputed from the cells' patterns and classes, with the
-/// fitted lists of `wuzi::cellvalue` searched directly (not the board's lookup table).
-fn values_by_scan(b: &Board) -> ([[i32; 2]; 2], [i32; 2]) {
-    use wuzi::cellvalue::{FITTED, PAIRS};
-    if !b.has_cell_values() {
-        return ([[0; 2]; 2], [0; 2]);
-    }
-    let (mut v, mut pairs) = ([[0i32; 2]; 2], [0i32; 2]);
-    for &p in b.cells().iter().filter(|&&p| b.is_empty(p)) {
-        for side in Color::ALL {
-            let mut pats: Vec<Pattern> = Dir::ALL.iter().map(|&d| b.pattern(p, side, d)).collect();
-            pats.sort_by(|a, b| b.cmp(a));
-            if let Some((_, own, opp)) = FITTED.iter().find(|(ps, _, _)| ps[..] == pats[..]) {
-                v[side.index()][0] += *own as i32;
-                v[side.index()][1] += *opp as i32;
-            }
-        }
-        let (tb, tw) = (
-            b.threat(p, Color::Black) as usize,
-            b.threat(p, Color::White) as usize,
-        );
-        pairs[0] += PAIRS[tb][tw] as i32;
-        pairs[1] += PAIRS[tw][tb] as i32;
-    }
-    (v, pairs)
 }
 
 /// Independent of the board's counters: a stone within Chebyshev distance 2, or along one of
@@ -209,11 +183,6 @@ fn diagram(b: &Board) -> String {
 
 /// Checks the generator on the current position.
 fn check_generation(b: &mut Board, list: &mut MoveList) {
-    assert_eq!(
-        (*b.cell_values(), *b.pair_values()),
-        values_by_scan(b),
-        "combination values"
-    );
     let side = b.to_move();
     let renju_black = b.rule().has_forbidden() && side == Color::Black;
     let empties: Vec<Pos> = b
@@ -470,21 +439,4 @@ fn caro_long_run_closed_beyond_the_window() {
         }
     }
     assert!(open.makes_five(Pos::new(6, y), Color::Black));
-}
-
-/// A board that drops its combination values keeps them at zero through makes and undos,
-/// including undos of moves made before the drop.
-#[test]
-fn dropped_cell_values_stay_zero() {
-    let mut b = Board::new(15, Rule::Freestyle);
-    b.play_all(&[Pos::new(7, 7), Pos::new(8, 8), Pos::new(7, 8)])
-        .unwrap();
-    assert!(b.has_cell_values());
-    assert_ne!(*b.cell_values(), [[0; 2]; 2]);
-    b.drop_cell_values();
-    assert!(!b.has_cell_values());
-    b.make(Pos::new(6, 6));
-    b.undo();
-    b.undo();
-    assert_eq!((*b.cell_values(), *b.pair_values()), ([[0; 2]; 2], [0; 2]));
 }

@@ -47,7 +47,10 @@ fn walk(b: &mut Board, depth: usize, lists: &mut [MoveList], t: &mut Tally) {
     if depth == 0 {
         t.leaves += 1;
         t.hash_xor ^= b.hash();
-        let (bs, ws) = (b.pattern_score(Color::Black), b.pattern_score(Color::White));
+        let (bs, ws) = (
+            wuzi::eval::pattern_score(b, Color::Black),
+            wuzi::eval::pattern_score(b, Color::White),
+        );
         let fours = b.count_at_least(Color::Black, Threat::Block4) as u64 * 1000
             + b.count_at_least(Color::White, Threat::Block4) as u64;
         let leaf = (bs as u64).wrapping_mul(1_000_003) ^ (ws as u64).wrapping_mul(1009) ^ fours;

@@ -6,13 +6,14 @@
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use wuzi::board::{line_threats_x8, line_threats_x8_scalar, line_threats_x8_with};
+use wuzi::eval::order::score_moves_with;
+use wuzi::eval::term::{eval_term_scalar, eval_term_with};
 use wuzi::eval::{EvalWeights, OrderWeights};
 use wuzi::geometry::MARGIN;
+use wuzi::movegen::list::{min_index, min_index_scalar, min_index_with};
 use wuzi::movegen::{candidates_by_row, generate, GenKind, MoveList};
-use wuzi::simd::{
-    best, eval_term_scalar, eval_term_with, line_threats_x8, line_threats_x8_scalar,
-    line_threats_x8_with, min_index, min_index_scalar, min_index_with, score_moves_with, Kernel,
-};
+use wuzi::simd::{best, Kernel};
 use wuzi::{Board, Rule};
 
 #[test]

@@ -6,8 +6,8 @@ mod common;
 
 use common::{sample, suite};
 use std::time::{Duration, Instant};
+use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::suite::{PointSet, SuiteRow};
-use wuzi::threats::{Proof, SolveLimits, Solver};
 
 fn limits() -> SolveLimits {
     SolveLimits {

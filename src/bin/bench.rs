@@ -12,7 +12,7 @@ const DEFAULT_DEPTH: i32 = 14;
 /// Searches wuzi's fixed bench positions to a fixed depth and prints nodes, time, nodes per
 /// second and a signature of the node counts. The signature is the same on every machine
 /// with one thread (the default); with more threads it varies from run to run, since the
-/// helpers share the table as timing allows. Any change of `--set` changes it too.
+/// helpers share the table as timing allows.
 #[derive(Parser)]
 #[command(version, about, long_about)]
 struct Args {
@@ -25,34 +25,40 @@ struct Args {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// A search option as key=value (the names of `pbrain-wuzi --set`); changes the signature.
+    /// A search parameter as key=value (built with the feature `tuning`); changes the
+    /// signature.
+    #[cfg(feature = "tuning")]
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
 }
 
 fn main() {
     let args = Args::parse();
+    #[allow(unused_mut)] // --set (feature `tuning`) changes it
     let mut config = Config {
         threads: args.threads as usize,
         hash_mb: args.hash as usize,
         ..Config::default()
     };
+    #[cfg(feature = "tuning")]
     for kv in &args.sets {
-        if let Err(e) = config.search.set_pair(kv) {
-            eprintln!("bench: --set {kv}: {e}");
+        if let Err(e) = config.params.set_pair(kv) {
+            eprintln!("bench: {e}");
             std::process::exit(2);
         }
     }
+    #[cfg(feature = "tuning")]
+    let options = if args.sets.is_empty() {
+        String::new()
+    } else {
+        format!(", parameters {}", args.sets.join(" "))
+    };
+    #[cfg(not(feature = "tuning"))]
+    let options = "";
     let depth = args.depth;
     println!(
-        "wuzi bench: depth {depth}, {} thread(s), {} MB hash{}",
-        config.threads,
-        config.hash_mb,
-        if args.sets.is_empty() {
-            String::new()
-        } else {
-            format!(", options {}", args.sets.join(" "))
-        }
+        "wuzi bench: depth {depth}, {} thread(s), {} MB hash{options}",
+        config.threads, config.hash_mb,
     );
     println!(
         "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",

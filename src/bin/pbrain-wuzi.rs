@@ -4,6 +4,7 @@
 //! raises the engine's stop flag at once and queues every line for the main thread, which
 //! runs the [`Session`] and prints its answers, flushing after every line.
 
+use clap::Parser;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
@@ -15,32 +16,50 @@ use wuzi::protocol::{Flow, Options, Session};
 /// protocol allows about a second).
 const END_GRACE: Duration = Duration::from_millis(700);
 
-/// Settings from the command line: `--set key=value` (the names of `search::Options::set`),
-/// for matches between configurations, and `--vary N` (a random choice among moves within N
-/// of the best, seeded from the clock), for play against people.
-fn options_from_args() -> Result<Options, String> {
-    const USAGE: &str = "usage: pbrain-wuzi [--set key=value]... [--vary N]";
+/// The Gomocup brain of wuzi: reads manager commands on stdin and answers on stdout.
+///
+/// The managers (Piskvork, c-gomoku-cli and others) start it with no arguments and speak
+/// the Gomocup protocol (START, BEGIN, TURN, BOARD, INFO, END...). The flags are for
+/// matches between configurations and for play against people.
+#[derive(Parser)]
+#[command(name = "pbrain-wuzi", version)]
+struct Args {
+    /// A search parameter as key=value (repeatable; built with the feature `tuning`), for
+    /// matches between configurations.
+    #[cfg(feature = "tuning")]
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Choose at random among moves within N centi-stones of the best (0 or off: never),
+    /// seeded from the clock, for play against people.
+    #[arg(long, value_name = "N", value_parser = margin)]
+    vary: Option<Margin>,
+}
+
+/// A `--vary` margin as [`parse_random_margin`] reads it (`None`: off).
+#[derive(Clone, Copy)]
+struct Margin(Option<i32>);
+
+fn margin(s: &str) -> Result<Margin, String> {
+    parse_random_margin(s).map(Margin)
+}
+
+/// The session's settings from the command line: `--set key=value` (the keys of
+/// `search::Params::set`, feature `tuning`) and `--vary N`.
+fn options_from_args(args: &Args) -> Result<Options, String> {
     let mut opts = Options::default();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--set" => {
-                let kv = args.next().ok_or("--set needs key=value")?;
-                opts.search.set_pair(&kv)?;
-            }
-            "--vary" => {
-                let n = args.next().ok_or("--vary needs a margin")?;
-                opts.random_margin = parse_random_margin(&n).map_err(|e| format!("--vary {e}"))?;
-                opts.seed = clock_seed();
-            }
-            _ => return Err(format!("unknown argument '{a}' ({USAGE})")),
-        }
+    #[cfg(feature = "tuning")]
+    for kv in &args.sets {
+        opts.params.set_pair(kv)?;
+    }
+    if let Some(Margin(m)) = args.vary {
+        opts.random_margin = m;
+        opts.seed = clock_seed();
     }
     Ok(opts)
 }
 
 fn main() {
-    let opts = options_from_args().unwrap_or_else(|e| {
+    let opts = options_from_args(&Args::parse()).unwrap_or_else(|e| {
         eprintln!("pbrain-wuzi: {e}");
         std::process::exit(2);
     });

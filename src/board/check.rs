@@ -60,8 +60,6 @@ impl Board {
         }
         assert_eq!(self.counts, fresh.counts, "threat counts diverged");
         assert_eq!(self.pcounts, fresh.pcounts, "pattern counts diverged");
-        assert_eq!(self.vsum, fresh.vsum, "combination value sums diverged");
-        assert_eq!(self.psum, fresh.psum, "class pair sums diverged");
         self.assert_lean_masks();
     }
 
@@ -182,8 +180,6 @@ impl Board {
     fn rebuild_patterns_from_cells(&mut self) {
         self.counts = [[0; THREATS]; 2];
         self.pcounts = [[0; 16]; 2];
-        self.vsum = [[0; 2]; 2];
-        self.psum = [0; 2];
         for &p in &self.geo.centre_out {
             let c = p.index();
             let mut packed = [0u16; 2];

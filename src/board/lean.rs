@@ -9,6 +9,7 @@
 use super::linekeys::{KEY_ADD, KEY_SUB};
 use super::{Board, LeanSaved, EMPTY};
 use crate::geometry::MARGIN;
+use crate::simd::Kernel;
 use crate::threat::{Threat, COMBINED};
 use crate::types::{Color, Dir, Pos, Rule, CELLS};
 use crate::zobrist;
@@ -113,7 +114,7 @@ impl Board {
             (own[2 * d], blocked[2 * d]) = (b, w | wall);
             (own[2 * d + 1], blocked[2 * d + 1]) = (w, b | wall);
         }
-        let (five, four) = crate::simd::line_threats_x8(&own, &blocked);
+        let (five, four) = line_threats_x8(&own, &blocked);
         for (d, &l) in ls.iter().enumerate() {
             for side in 0..2 {
                 self.set_lean_masks(side, d, l, five[2 * d + side], four[2 * d + side]);
@@ -247,5 +248,100 @@ impl Board {
             COMBINED[0][packed[1] as usize],
         ];
         (packed, t)
+    }
+}
+
+/// [`crate::board::line_threats`] of eight lines at once (`own[k]`, `blocked[k]`): the five
+/// masks and the four masks, for a lean make's four directions and two sides. With the best
+/// kernel.
+#[inline(always)]
+pub fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+    line_threats_x8_with(crate::simd::best(), own, blocked)
+}
+
+/// [`line_threats_x8`] with the given kernel.
+#[inline(always)]
+pub fn line_threats_x8_with(
+    kernel: Kernel,
+    own: &[u32; 8],
+    blocked: &[u32; 8],
+) -> ([u32; 8], [u32; 8]) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Avx2` is only returned by `best()` when the CPU has AVX2 (callers that
+        // force it in tests check `best()` first).
+        Kernel::Avx2 => unsafe { avx2::line_threats_x8(own, blocked) },
+        _ => line_threats_x8_scalar(own, blocked),
+    }
+}
+
+/// [`line_threats_x8`] one line at a time: the definition the vector path must equal.
+#[inline(always)]
+pub fn line_threats_x8_scalar(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+    let (mut five, mut four) = ([0; 8], [0; 8]);
+    for k in 0..8 {
+        (five[k], four[k]) = line_threats(own[k], blocked[k]);
+    }
+    (five, four)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// [`crate::board::line_threats`] on eight 32-bit lanes, step for step.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`crate::simd::best`] says so).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+        let (o, b) = (
+            _mm256_loadu_si256(own.as_ptr() as *const __m256i),
+            _mm256_loadu_si256(blocked.as_ptr() as *const __m256i),
+        );
+        let (or, and, xor) = (_mm256_or_si256, _mm256_and_si256, _mm256_xor_si256);
+        // andnot(a, b) = !a & b
+        let andnot = _mm256_andnot_si256;
+        let empty = andnot(or(o, b), _mm256_set1_epi32(-1));
+        let dirty = or(
+            or(b, _mm256_srli_epi32::<1>(b)),
+            or(
+                or(_mm256_srli_epi32::<2>(b), _mm256_srli_epi32::<3>(b)),
+                _mm256_srli_epi32::<4>(b),
+            ),
+        );
+        let (a0, a1, a2, a3, a4) = (
+            o,
+            _mm256_srli_epi32::<1>(o),
+            _mm256_srli_epi32::<2>(o),
+            _mm256_srli_epi32::<3>(o),
+            _mm256_srli_epi32::<4>(o),
+        );
+        let s1 = xor(xor(a0, a1), a2);
+        let c1 = or(and(a0, a1), and(a2, xor(a0, a1)));
+        let s2 = xor(xor(s1, a3), a4);
+        let c2 = or(and(s1, a3), and(a4, xor(s1, a3)));
+        let c12 = and(c1, c2);
+        let four = andnot(dirty, c12);
+        let three = andnot(dirty, or(c12, and(or(c1, c2), s2)));
+        let spread = |w: __m256i| {
+            or(
+                or(w, _mm256_slli_epi32::<1>(w)),
+                or(
+                    or(_mm256_slli_epi32::<2>(w), _mm256_slli_epi32::<3>(w)),
+                    _mm256_slli_epi32::<4>(w),
+                ),
+            )
+        };
+        let (mut five_out, mut four_out) = ([0u32; 8], [0u32; 8]);
+        _mm256_storeu_si256(
+            five_out.as_mut_ptr() as *mut __m256i,
+            and(spread(four), empty),
+        );
+        _mm256_storeu_si256(
+            four_out.as_mut_ptr() as *mut __m256i,
+            and(spread(three), empty),
+        );
+        (five_out, four_out)
     }
 }

@@ -6,8 +6,8 @@ use super::setup::{moves_from_stones, Owner};
 use super::swap2::{decide, opening_three, Swap2Choice};
 use crate::engine::{Config, Engine, GameStatus, Level};
 use crate::record::{GameRecord, GameResult};
+use crate::search::timeman::TimeControl;
 use crate::search::{mate_distance, Info, Limits};
-use crate::timeman::TimeControl;
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -33,8 +33,8 @@ pub struct Options {
     pub threads_cap: usize,
     /// May the session write game records under `INFO folder`?
     pub write_records: bool,
-    /// Search settings (the brain's `--set key=value` arguments).
-    pub search: crate::search::Options,
+    /// Search parameters (with the feature `tuning`, the brain's `--set key=value`).
+    pub params: crate::search::Params,
     /// Pick at random among root moves within this margin of the best (the brain's
     /// `--vary N`), for play against people in a GUI; off for matches.
     pub random_margin: Option<i32>,
@@ -49,7 +49,7 @@ impl Default for Options {
             hash_cap_mb: 1024,
             threads_cap: 64,
             write_records: true,
-            search: crate::search::Options::default(),
+            params: crate::search::Params::default(),
             random_margin: None,
             seed: Config::default().seed,
         }
@@ -69,8 +69,6 @@ pub struct Session {
     engine: Engine,
     opts: Options,
     started: bool,
-    size: usize,
-    rule: Rule,
     tc: TimeControl,
     max_depth: Option<i32>,
     max_nodes: Option<u64>,
@@ -104,7 +102,7 @@ impl Session {
     pub fn new(opts: Options) -> Session {
         let config = Config {
             hash_mb: DEFAULT_HASH_MB.min(opts.hash_cap_mb).max(1),
-            search: opts.search.clone(),
+            params: opts.params.clone(),
             random_margin: opts.random_margin,
             seed: opts.seed,
             ..Config::default()
@@ -118,8 +116,6 @@ impl Session {
             engine,
             opts,
             started: false,
-            size: 15,
-            rule: Rule::Freestyle,
             tc: TimeControl::default(),
             max_depth: None,
             max_nodes: None,
@@ -228,7 +224,7 @@ impl Session {
             Command::Restart => {
                 self.need_game()?;
                 self.save_record(out);
-                self.reset_game(self.size)?;
+                self.reset_game(self.engine.board().size())?;
                 out("OK");
             }
             Command::Begin | Command::Turn(_) | Command::Play(_) | Command::Takeback(_) => {
@@ -272,11 +268,7 @@ impl Session {
         match cmd {
             Command::Begin => self.reply_move(out),
             Command::Turn(p) if p.is_none() => {
-                let mut moves = self.engine.board().moves().to_vec();
-                moves.push(Pos::NONE);
-                self.engine
-                    .set_position(&moves)
-                    .map_err(|e| e.to_string())?;
+                self.engine.pass().map_err(|e| e.to_string())?;
                 self.reply_move(out)
             }
             Command::Turn(p) => {
@@ -325,8 +317,7 @@ impl Session {
 
     fn reset_game(&mut self, size: usize) -> Result<(), String> {
         self.block = None;
-        self.engine.new_game(size, self.rule)?;
-        self.size = size;
+        self.engine.new_game(size, self.engine.board().rule())?;
         self.own = None;
         Ok(())
     }
@@ -465,8 +456,9 @@ impl Session {
             return Err(format!("bad stone line: {e}; position unchanged"));
         }
         for &(p, _) in &block.stones {
-            if !p.on_board(self.size) {
-                return Err(format!("stone {p} is off the {0}x{0} board", self.size));
+            let size = self.engine.board().size();
+            if !p.on_board(size) {
+                return Err(format!("stone {p} is off the {size}x{size} board"));
             }
         }
         if block.kind == Command::Swap2Board {
@@ -570,14 +562,9 @@ impl Session {
             .ok()
             .and_then(Rule::from_gomocup)
             .ok_or_else(|| format!("INFO rule {mask} is not supported"))?;
-        if rule == self.rule {
-            return Ok(());
-        }
-        let moves = self.engine.board().moves().to_vec();
-        self.engine.new_game(self.size, rule)?;
-        self.rule = rule;
         // The stones stay; only the rule that judges them changes.
-        self.engine.set_position(&moves).map_err(|e| e.to_string())
+        self.engine.set_rule(rule);
+        Ok(())
     }
 
     /// Table size and threads within `max_memory`: the requested `hash_size` (or the

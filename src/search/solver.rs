@@ -125,6 +125,8 @@ pub struct Solver {
     vct_tt: AHashMap<u64, Entry>,
     nodes: u64,
     limits: SolveLimits,
+    /// A stop flag every call watches besides its limits' own ([`Solver::watch`]).
+    watch: Option<Arc<AtomicBool>>,
     /// Spare move lists for the defender's nodes. Boxed: popping one moves a pointer, where
     /// an unboxed list would copy its four kilobytes out of the vector and back.
     #[allow(clippy::vec_box)]
@@ -140,6 +142,13 @@ impl Solver {
     /// A fresh solver.
     pub fn new() -> Solver {
         Solver::default()
+    }
+
+    /// Makes every later call end (as out of budget) soon after `stop` is raised, whatever
+    /// its limits say: a searcher's solver watches the search's stop flag, so that even its
+    /// leaf checks end promptly on a stop.
+    pub fn watch(&mut self, stop: Arc<AtomicBool>) {
+        self.watch = Some(stop);
     }
 
     /// Nodes visited by the last call.
@@ -174,13 +183,12 @@ impl Solver {
         }
         // Every 128 nodes: a clock read costs ~25 ns, and debug builds (full recheck per
         // make) are slow enough per node that a longer interval delays STOP by seconds.
+        let raised =
+            |s: &Option<Arc<AtomicBool>>| s.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
         if self.nodes & 127 == 0
             && (self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-                || self
-                    .limits
-                    .stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed)))
+                || raised(&self.limits.stop)
+                || raised(&self.watch))
         {
             return Err(Abort);
         }
@@ -568,7 +576,10 @@ fn lean_four_moves<const N: usize>(b: &Board, a: Color, out: &mut [Pos; N]) -> u
         }
         let m = ScoredMove {
             pos: p,
-            score: attack_score(t[a.index()], crate::simd::move_score_packed(pat, t, a, w)),
+            score: attack_score(
+                t[a.index()],
+                crate::eval::order::move_score_packed(pat, t, a, w),
+            ),
         };
         if n < N {
             scored[n] = m;

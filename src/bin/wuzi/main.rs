@@ -1,0 +1,38 @@
+//! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
+//! `solve` runs the threat-space solver. Each subcommand lives in its own file beside this
+//! one, as an `Args` struct (its flags) and a `run` function (its work).
+//!
+//! Adding a subcommand: a file `NAME.rs` here with `pub struct Args` (`#[derive(clap::Args)]`,
+//! its doc comment is the help text) and `pub fn run(args: Args) -> ExitCode`, then a
+//! `mod NAME;`, a variant of [`Command`] and an arm in `main`.
+
+mod play;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// A Gomoku and Renju engine: freestyle, standard, renju and caro rules.
+///
+/// With no subcommand, wuzi plays a game at the prompt, as `wuzi play` does.
+#[derive(Parser)]
+#[command(name = "wuzi", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The subcommands. Each one's help is the doc comment of its `Args`, in its own file.
+#[derive(Subcommand)]
+enum Command {
+    Play(play::Args),
+    Solve(solve::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Play(play::Args::default())) {
+        Command::Play(args) => play::run(args),
+        Command::Solve(args) => solve::run(args),
+    }
+}

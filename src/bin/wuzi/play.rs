@@ -1,0 +1,41 @@
+//! `wuzi play` (and `wuzi` alone): play against the engine at a terminal prompt (or through
+//! a pipe).
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use wuzi::prompt::{Io, Prompt};
+
+/// Play against the engine at a terminal prompt or through a pipe (the default).
+///
+/// Moves are typed as h8 or x,y; `help` at the prompt lists its commands. The rule, board
+/// size, level and colours are set there too, not by flags.
+#[derive(clap::Args, Default)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> ExitCode {
+    let mut prompt = match Prompt::new() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("wuzi: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let err_tty = stderr.is_terminal();
+    let mut io = Io {
+        out: &mut stdout.lock(),
+        err: &mut stderr.lock(),
+        err_tty,
+    };
+    match prompt.run(&mut stdin.lock(), &mut io) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe on the other side is a normal way to leave.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wuzi: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

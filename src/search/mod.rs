@@ -1,0 +1,258 @@
+//! Layer 4: the search. Iterative deepening negamax with principal variation search,
+//! aspiration windows, a shared transposition table, killer and history move ordering,
+//! forced-move handling for fives, fours and open threes, and Lazy SMP threads.
+
+mod lmr;
+mod node;
+pub mod params;
+mod picker;
+mod root;
+pub mod solver;
+pub mod threads;
+pub mod timeman;
+pub mod tt;
+
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::movegen::{generate, GenKind, MoveList};
+use crate::threat::Threat;
+use crate::types::{Color, Pos, CELLS, STRIDE};
+use lmr::LmrTable;
+use node::Pending;
+pub use params::Params;
+use solver::{Proof, SolveLimits, Solver};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tt::{Bound, Tt, MATE_BOUND};
+
+/// A won position's score at the root; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 30000;
+/// Larger than any score.
+pub const INF: i32 = 32000;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// One ply of search depth: below the root, depths count in hundredths of a ply, so that
+/// extensions and reductions can be fractions of a ply.
+pub const ONE_PLY: i32 = 100;
+
+/// When to stop.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<i32>,
+    /// Node budget (checked every few thousand nodes).
+    pub nodes: Option<u64>,
+    /// Time to aim for: no new iteration starts after it.
+    pub soft_time: Option<Duration>,
+    /// Hard deadline: the search stops as soon as it notices.
+    pub hard_time: Option<Duration>,
+}
+
+/// Progress of one finished iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Pos,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+    /// Root moves with their last scores (only with [`RootScores::Within`]): exact for
+    /// the moves within the margin of the best, upper bounds below it for the others.
+    pub root_scores: Vec<(Pos, i32)>,
+}
+
+/// Plies to a decided result, if `score` is one (positive: the side to move wins).
+pub fn mate_distance(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some(WIN - score)
+    } else if score <= -MATE_BOUND {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+/// Which root moves a search scores exactly.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RootScores {
+    /// Only the best move's: the normal search, where later moves are refuted with null
+    /// windows, a cut ends the root loop and a proven result ends the iterations.
+    Best,
+    /// Every move within this margin of the best (the others get an upper bound below it):
+    /// the root keeps searching after a cut, opens no aspiration window and goes on past a
+    /// proven result. For a random choice among near-equal moves, and N-best lists.
+    Within(i32),
+}
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    /// The parameters (constants unless the feature `tuning` is on).
+    pub params: Params,
+    pub tt: &'a Tt,
+    pub stop: &'a Arc<AtomicBool>,
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub limits: Limits,
+}
+
+impl Shared<'_> {
+    fn out_of_time(&self) -> bool {
+        self.limits
+            .hard_time
+            .is_some_and(|t| self.start.elapsed() >= t)
+            || self
+                .limits
+                .nodes
+                .is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n)
+    }
+}
+
+/// One search thread.
+pub struct Searcher<'a> {
+    board: Board,
+    solver: Solver,
+    shared: &'a Shared<'a>,
+    /// One move list per ply, boxed so that taking one out moves a pointer, not the list.
+    lists: Vec<Option<Box<MoveList>>>,
+    killers: [[Pos; 2]; MAX_PLY + 1],
+    /// Per side, per cell: the sum of `plies^2` over the cutoffs the quiet move made (read
+    /// capped). A bounded "gravity" update that also lowers the quiet moves searched before
+    /// the cutoff, with a counter-move bonus of 500, scored 42.0% against PentaZen at 200 ms
+    /// a move (320 games) where this scored 41.9% in the same hours, and was dropped.
+    history: Box<[[i32; CELLS]; 2]>,
+    /// Evaluation weights of the board's rule.
+    weights: &'static crate::eval::EvalWeights,
+    /// Move-ordering weights of the board's rule.
+    order: &'static crate::eval::OrderWeights,
+    /// Raw static evaluation of the node at each ply (leaves average theirs with their
+    /// parent's).
+    evals: [i32; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: [Pos; MAX_PLY + 2],
+    /// The child a node is about to search, not yet made ([`Pending`]); the child takes it.
+    pending: Option<Pending>,
+    /// Per ply: has the node there made its pending move (its parent undoes it)?
+    made: [bool; MAX_PLY + 2],
+    /// Per ply: the class the move searched from the node there makes for its mover.
+    move_threat: [Threat; MAX_PLY + 2],
+    /// Per side to move, `weights` as weights of the board's counts, for pending moves.
+    count_weights: [crate::board::CountWeights; 2],
+    /// The interrupted iteration fully searched a root move that beat the previous best.
+    partial_better: bool,
+    /// Root moves whose check against the opponent's VCT ran out of budget while the
+    /// opponent had one after a pass ([`Searcher::keep_defences`]); checked again, with
+    /// [`params::ROOT_VERIFY_NODES`], when an iteration chooses one.
+    unverified: Vec<Pos>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    aborted: bool,
+    /// Which root moves get exact scores.
+    pub root: RootScores,
+    /// Thread index (helpers vary their depths).
+    pub id: usize,
+    /// Late-move reductions by depth and move index ([`params::LMR_SCALE`]).
+    lmr: LmrTable,
+}
+
+/// Nodes between two reads of the clock and the node limit.
+const CHECK_EVERY: u64 = 1024;
+
+impl<'a> Searcher<'a> {
+    /// A searcher on a copy of `board`.
+    pub fn new(board: &Board, shared: &'a Shared<'a>, id: usize) -> Searcher<'a> {
+        let board = board.clone();
+        let weights = crate::eval::EvalWeights::for_rule(board.rule());
+        let count_weights = Color::ALL.map(|c| crate::eval::count_weights(weights, c));
+        Searcher {
+            order: crate::eval::OrderWeights::for_rule(board.rule()),
+            board,
+            weights,
+            solver: {
+                let mut solver = Solver::new();
+                solver.watch(shared.stop.clone());
+                solver
+            },
+            shared,
+            lists: (0..=MAX_PLY).map(|_| Some(Box::default())).collect(),
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            history: Box::new([[0; CELLS]; 2]),
+            evals: [0; MAX_PLY + 2],
+            excluded: [Pos::NONE; MAX_PLY + 2],
+            pending: None,
+            made: [false; MAX_PLY + 2],
+            move_threat: [Threat::None; MAX_PLY + 2],
+            count_weights,
+            partial_better: false,
+            unverified: Vec::new(),
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            aborted: false,
+            root: RootScores::Best,
+            id,
+            lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),
+        }
+    }
+
+    /// The move list of `ply`, to be put back in `self.lists[ply]` before returning.
+    fn take_list(&mut self, ply: usize) -> Box<MoveList> {
+        self.lists[ply]
+            .take()
+            .expect("each ply's move list is put back")
+    }
+
+    /// Nodes this thread searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        // The stop flag is one relaxed load: read at every node, so a stop is served at
+        // once even where nodes are slow (debug builds recheck the board at every make).
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return true;
+        }
+        // Solver calls add many nodes at once, so count since the last check rather than
+        // testing for a multiple of CHECK_EVERY (which a jump can skip for a long time).
+        if self.nodes - self.flushed >= CHECK_EVERY {
+            self.flush_nodes();
+            if self.shared.out_of_time() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+}

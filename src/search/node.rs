@@ -1,0 +1,558 @@
+//! The node search: negamax with alpha-beta and principal variation search, the table,
+//! pruning, extensions and reductions, the pending (not yet made) child, and the leaves.
+use super::params::*;
+use super::picker::must_answer_three;
+use super::*;
+
+impl Searcher<'_> {
+    /// Negamax with alpha-beta and principal variation search. Scores are from the side
+    /// to move at this node; `depth` is in hundredths of a ply ([`ONE_PLY`]).
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        // The node's move may still be pending: until the steps below need the board, they
+        // read the counts and hash it would leave.
+        let mut pending = self.pending.take();
+        let (me, facts) = match &pending {
+            Some(pd) => (!self.board.to_move(), pd.facts),
+            None => {
+                let me = self.board.to_move();
+                (me, Facts::of(self.board.threat_counts(), me))
+            }
+        };
+        // 1. Decided positions: our five next move, or two opponent fives we cannot both stop.
+        let opp_fives = match self.node_start(ply, &facts) {
+            Ok(n) => n,
+            Err(score) => return score,
+        };
+        let opp = !me;
+        // Mate-distance pruning.
+        alpha = alpha.max(-(WIN - ply as i32));
+        beta = beta.min(WIN - (ply as i32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        // 2. Our straight four (or double four) with no opponent four to answer: a win in 3.
+        if opp_fives == 0 && facts.flex4 {
+            let renju_black = me == Color::Black && self.board.rule().has_forbidden();
+            if !renju_black || {
+                self.materialize(&mut pending, ply);
+                self.has_legal_flex4()
+            } {
+                return WIN - (ply as i32 + 3);
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            self.materialize(&mut pending, ply);
+            return self.evaluate();
+        }
+        // 3. Leaves: a short VCF check, then the static evaluation; not while the
+        //    opponent's four forces our reply.
+        if depth <= 0 && opp_fives == 0 {
+            return self.leaf(ply, &mut pending, facts.four, beta);
+        }
+        // Whole plies, for the tables indexed by depth.
+        let plies = depth / ONE_PLY;
+        // 4. Transposition table (depths stored in whole plies).
+        let key = pending.as_ref().map_or(self.board.hash(), |pd| pd.hash);
+        let mut tt_move = Pos::NONE;
+        let excluded = self.excluded[ply];
+        let tt_hit = self.shared.tt.probe(key);
+        if let Some(hit) = tt_hit {
+            tt_move = hit.best;
+            let s = Tt::from_tt(hit.score, ply);
+            if !pv && excluded.is_none() && hit.depth * ONE_PLY >= depth {
+                match hit.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        // Internal iterative reduction: a node the table knows nothing of is likely
+        // ordered badly, so search it a ply shallower.
+        let iir = self.shared.params.iir_depth();
+        let (depth, plies) =
+            if iir > 0 && tt_move.is_none() && plies >= iir && excluded.is_none() && opp_fives == 0
+            {
+                (depth - ONE_PLY, plies - 1)
+            } else {
+                (depth, plies)
+            };
+        // 5. Reverse futility and razoring.
+        let mut static_eval = self.static_eval(ply, &pending);
+        // The table score replaces the static one where its bound says it is closer to the
+        // truth (against PentaZen at 1 s a move: 40.0% over 160 games, 36.6% without).
+        if let Some(hit) = tt_hit {
+            let s = Tt::from_tt(hit.score, ply);
+            let closer = match hit.bound {
+                Bound::Lower => s > static_eval,
+                Bound::Upper => s < static_eval,
+                Bound::Exact => true,
+                Bound::None => false,
+            };
+            if closer && s.abs() < MATE_BOUND {
+                static_eval = s;
+            }
+        }
+        let margin = self.shared.params.rfp_margin();
+        if !pv && opp_fives == 0 && ply >= 1 && margin > 0 {
+            let e = static_eval;
+            if plies < RFP_DEPTH && e - margin * plies >= beta && e < MATE_BOUND {
+                return e;
+            }
+            if plies < RAZOR_DEPTH && e + margin * plies <= alpha {
+                return self.leaf(ply, &mut pending, facts.four, beta);
+            }
+        }
+        // Everything below searches on from the board.
+        self.materialize(&mut pending, ply);
+        // Singular extension of the table move.
+        let mut tt_ext = 0;
+        let se = self.shared.params.singular_margin();
+        if let Some(hit) = tt_hit.filter(|h| {
+            se > 0
+                && ply > 0
+                && excluded.is_none()
+                && opp_fives == 0
+                && plies >= SE_DEPTH
+                && !h.best.is_none()
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && h.depth >= plies - 2
+        }) {
+            let s = Tt::from_tt(hit.score, ply);
+            if s.abs() < MATE_BOUND {
+                let sbeta = s - se * plies;
+                self.excluded[ply] = hit.best;
+                let v = self.negamax(depth / 2, sbeta - 1, sbeta, ply, false);
+                self.excluded[ply] = Pos::NONE;
+                if self.aborted {
+                    return 0;
+                }
+                if v < sbeta {
+                    tt_ext = ONE_PLY;
+                } else if sbeta >= beta {
+                    return sbeta;
+                } else if s >= beta {
+                    tt_ext = -ONE_PLY * 3 / 2;
+                }
+            }
+        }
+        // 6. Moves.
+        let mut list = self.take_list(ply);
+        let forced = opp_fives > 0;
+        let defending_three = must_answer_three(&self.board);
+        // The table move first, before the others are generated: a cut by it (the common
+        // case) saves generating and scoring the list. Only where the list would hold it
+        // first: a quiet node's candidates (every empty cell near a stone) always hold a
+        // legal table move, with the top score; not in forced or defending nodes, whose
+        // lists are narrower, nor beside a singular search's excluded move.
+        let staged = tt_move != Pos::NONE
+            && excluded == Pos::NONE
+            && !forced
+            && !defending_three
+            && self.board.is_empty(tt_move)
+            && self.board.is_near(tt_move)
+            && !(me == Color::Black
+                && self.board.rule().has_forbidden()
+                && self.board.is_forbidden(tt_move));
+        let mut generated = false;
+        // The kept moves: the first `n` of the order (a kept set's first moves are the
+        // list's first moves, so the list need not be cut to it); unknown until generated.
+        let mut n = usize::MAX;
+        if !staged {
+            let Some(keep) = self.gen_moves(&mut list, tt_move, ply) else {
+                self.lists[ply] = Some(list);
+                return -(WIN - (ply as i32 + 2));
+            };
+            if list.is_empty() {
+                self.lists[ply] = Some(list);
+                return 0; // full board: a draw
+            }
+            // Most nodes search a few moves: each is picked from the list when its turn
+            // comes, instead of sorting the list first.
+            list.start_picks();
+            n = list.len().min(keep);
+            generated = true;
+        }
+        let prune = !pv && !forced && plies <= PRUNE_DEPTH;
+        // Replies to a four cost less depth (none at the default `four_reply_ext`): the
+        // attacker's threat sequence is searched as deep as its quiet moves allow.
+        let new_depth = if forced {
+            depth - ONE_PLY + self.shared.params.four_reply_ext()
+        } else {
+            depth - ONE_PLY
+        };
+        // Move caps, from ply 2, on replies to an open three too.
+        let cap = if ply < 2 || forced {
+            usize::MAX
+        } else {
+            let table = if self.board.count_at_least(me, Threat::Flex4) > 0
+                || self.board.count_at_least(opp, Threat::Flex4) > 0
+            {
+                &THREAT_CAP
+            } else {
+                &QUIET_CAP
+            };
+            table[plies.clamp(0, 15) as usize]
+        };
+        let lmr_threats = self.shared.params.lmr_threats();
+        // Can the children start from the counts their move would leave?
+        let lazy = self.board.has_after();
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Pos::NONE;
+        for i in 0.. {
+            if i > 0 && !generated {
+                // The table move did not cut: the rest of the list, which holds it first.
+                let keep = self
+                    .gen_moves(&mut list, tt_move, ply)
+                    .expect("a quiet node has moves");
+                list.start_picks();
+                let first = list.pick(0).pos;
+                debug_assert_eq!(first, tt_move, "the table move heads the list");
+                n = list.len().min(keep);
+                generated = true;
+            }
+            if i >= n {
+                break;
+            }
+            // Past the cap, only while every move so far loses.
+            if i >= cap && best > -MATE_BOUND {
+                break;
+            }
+            let p = if !generated {
+                tt_move
+            } else {
+                list.pick(i).pos
+            };
+            if p == excluded {
+                continue;
+            }
+            let quiet = self.is_quiet(p, me);
+            if prune && quiet && best > -MATE_BOUND {
+                // Late-move pruning: near the leaves only the first few quiet moves count.
+                if i >= LMP_MOVES[plies.max(0) as usize] {
+                    continue;
+                }
+                // Futility: a quiet move will not lift a hopeless static score to alpha.
+                if plies <= 2 && static_eval + FUTILITY_MARGIN * plies.max(1) <= alpha {
+                    continue;
+                }
+            }
+            let new_depth = new_depth + if p == tt_move { tt_ext } else { 0 };
+            self.move_threat[ply] = self.board.threat(p, me);
+            self.made[ply + 1] = false;
+            let mut counted = None;
+            let mut score;
+            if i == 0 {
+                score = -self.child(p, lazy, &mut counted, new_depth, -beta, -alpha, ply + 1, pv);
+            } else {
+                // Late moves are searched shallower first (threat moves by less, or not at
+                // all without `lmr_threats`).
+                let r = if plies >= 3 && i >= 2 && !forced && (quiet || lmr_threats > 0) {
+                    let less = if quiet { 0 } else { lmr_threats - 1 };
+                    ((self.lmr.get(plies, i) + !pv as i32 - less).max(0) * ONE_PLY)
+                        .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
+                } else {
+                    0
+                };
+                let d = new_depth - r;
+                score = -self.child(p, lazy, &mut counted, d, -alpha - 1, -alpha, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.child(
+                        p,
+                        lazy,
+                        &mut counted,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score = -self.child(
+                        p,
+                        lazy,
+                        &mut counted,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                    );
+                }
+            }
+            if self.made[ply + 1] {
+                self.board.undo();
+            }
+            if self.aborted {
+                self.lists[ply] = Some(list);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = p;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != p {
+                                k[1] = k[0];
+                                k[0] = p;
+                            }
+                            let h = &mut self.history[me.index()][p.index()];
+                            *h = h.saturating_add(plies * plies);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = Some(list);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if excluded.is_none() {
+            self.shared
+                .tt
+                .store(key, best_move, Tt::to_tt(best, ply), plies, bound);
+        }
+        best
+    }
+
+    /// Searches the child `p` of the node at `ply - 1`. Unless an earlier search of this
+    /// child made it (`made[ply]`), the move is left pending where the counts decide
+    /// (`lazy`; `counted` keeps them for the next search of the child): most children end in
+    /// their first steps (a decided position, the table, a leaf, futility), which the counts
+    /// and hash the move would leave answer without making it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn child(
+        &mut self,
+        p: Pos,
+        lazy: bool,
+        counted: &mut Option<Pending>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        if !self.made[ply] {
+            // A child above the leaves probes the table in its first steps: start that load
+            // now. (A leaf reads no table unless a four forces it on: no prefetch.)
+            if depth > 0 {
+                self.shared.tt.prefetch(self.board.hash_after(p));
+            }
+            if lazy {
+                if counted.is_none() {
+                    *counted = Some(self.pending_child(p));
+                }
+                self.pending = *counted;
+            } else {
+                self.board.make(p);
+                self.made[ply] = true;
+            }
+        }
+        self.negamax(depth, alpha, beta, ply, pv)
+    }
+
+    /// The child `p` as a pending move: its hash, raw static evaluation and deciding counts,
+    /// from what the move would change ([`Board::after`]). Only where
+    /// [`crate::eval::counts_decide`] for the child's weights. Debug builds make the move
+    /// once and compare.
+    pub(super) fn pending_child(&mut self, p: Pos) -> Pending {
+        let b = &self.board;
+        let me = !b.to_move();
+        let (m, o) = (me.index(), (!me).index());
+        let a = b.after(p, &self.count_weights[m]);
+        let now = crate::eval::term::eval_term_with(crate::simd::best(), b, me, self.weights);
+        let pd = Pending {
+            p,
+            hash: b.hash_after(p),
+            eval: now + a.change,
+            facts: Facts {
+                five: a.fives[m] > 0,
+                opp_fives: a.fives[o],
+                flex4: a.flex4[m] > 0,
+                four: a.fours[m] > 0,
+            },
+        };
+        #[cfg(debug_assertions)]
+        {
+            self.board.make(p);
+            let facts = Facts::of(self.board.threat_counts(), me);
+            let made = (self.evaluate(), facts, self.board.hash());
+            assert_eq!((pd.eval, pd.facts, pd.hash), made, "after {p}");
+            self.board.undo();
+        }
+        pd
+    }
+
+    /// Makes the node's pending move, if it has one.
+    #[inline]
+    pub(super) fn materialize(&mut self, pending: &mut Option<Pending>, ply: usize) {
+        if let Some(pd) = pending.take() {
+            self.board.make(pd.p);
+            self.made[ply] = true;
+        }
+    }
+
+    /// A leaf: our VCF if a short check finds one, else the static evaluation. `four`: can
+    /// the side to move make a four? A static evaluation at or above `beta` is returned
+    /// without the check (a win found there would only raise a score that already cuts). A pending move stays pending through a
+    /// lean VCF.
+    pub(super) fn leaf(
+        &mut self,
+        ply: usize,
+        pending: &mut Option<Pending>,
+        four: bool,
+        beta: i32,
+    ) -> i32 {
+        let budget = self.leaf_budget(ply);
+        let mut eval = None;
+        if budget > 0 && four {
+            let e = self.static_eval(ply, pending);
+            if e >= beta {
+                return e;
+            }
+            eval = Some(e);
+            let lim = SolveLimits {
+                depth: LEAF_VCF_DEPTH,
+                nodes: budget,
+                deadline: None,
+                stop: None,
+            };
+            let r = match pending.as_ref().map(|pd| pd.p) {
+                Some(p) if self.board.lean_rule() => {
+                    self.solver.vcf_after(&mut self.board, p, &lim)
+                }
+                _ => {
+                    self.materialize(pending, ply);
+                    self.solver.vcf(&mut self.board, &lim)
+                }
+            };
+            self.nodes += self.solver.nodes();
+            if let Proof::Win(line) = r {
+                return WIN - (ply + line.len()) as i32;
+            }
+        }
+        match eval {
+            Some(e) => e,
+            None => self.static_eval(ply, pending),
+        }
+    }
+
+    /// Does `p` neither make nor stop a three (`me` to move)? Such moves are reduced first.
+    pub(super) fn is_quiet(&self, p: Pos, me: Color) -> bool {
+        self.board.threat(p, me) < Threat::Flex3 && self.board.threat(p, !me) < Threat::Flex3
+    }
+
+    /// The node budget of a leaf's threat check: larger right below the root, where the
+    /// opponent's VCF decides whether a root move defends.
+    pub(super) fn leaf_budget(&self, ply: usize) -> u64 {
+        self.shared.params.leaf_vcf_nodes() * if ply == 1 { 25 } else { 1 }
+    }
+
+    /// The raw static evaluation for the side to move.
+    #[inline]
+    pub(super) fn evaluate(&self) -> i32 {
+        evaluate(&self.board, self.weights)
+    }
+
+    /// The static evaluation at `ply`: below the root the mean of the node's raw evaluation
+    /// and its parent's (negated), which cancels most of the side-to-move swing between odd
+    /// and even depths (self-play at 60,000 nodes a move, with move caps: 61.2% against caps
+    /// alone, 40 games). Records the raw value for the children.
+    pub(super) fn static_eval(&mut self, ply: usize, pending: &Option<Pending>) -> i32 {
+        let raw = match pending {
+            Some(pd) => pd.eval,
+            None => self.evaluate(),
+        };
+        self.evals[ply] = raw;
+        if ply > 0 {
+            (raw - self.evals[ply - 1]) / 2
+        } else {
+            raw
+        }
+    }
+
+    /// The start of every search node: the deepest ply, the stop check (0 when stopping),
+    /// and the positions fives decide (`facts` of the node's counts): our five point wins,
+    /// two of the opponent's lose. Otherwise the opponent's number of five points.
+    pub(super) fn node_start(&mut self, ply: usize, facts: &Facts) -> Result<u16, i32> {
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.should_stop() {
+            return Err(0);
+        }
+        if facts.five {
+            return Err(WIN - (ply as i32 + 1));
+        }
+        if facts.opp_fives >= 2 {
+            return Err(-(WIN - (ply as i32 + 2)));
+        }
+        Ok(facts.opp_fives)
+    }
+
+    /// Renju black: is one of black's straight-four points legal?
+    pub(super) fn has_legal_flex4(&mut self) -> bool {
+        let cells = self.board.cells();
+        for &p in cells {
+            if self.board.threat(p, Color::Black) == Threat::Flex4 && !self.board.is_forbidden(p) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A child whose move is not made yet: the move, and the hash, raw static evaluation and
+/// deciding counts of the position after it.
+#[derive(Copy, Clone)]
+pub(super) struct Pending {
+    p: Pos,
+    hash: u64,
+    eval: i32,
+    facts: Facts,
+}
+
+/// What a node's first steps read of the class counts, for the side to move `me`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Facts {
+    /// `me` has a five point.
+    five: bool,
+    /// The opponent's five points.
+    opp_fives: u16,
+    /// `me` has a straight-four point (or a double four).
+    flex4: bool,
+    /// `me` can make a four or better.
+    four: bool,
+}
+
+impl Facts {
+    #[inline(always)]
+    pub(super) fn of(counts: &[[u16; crate::threat::THREATS]; 2], me: Color) -> Facts {
+        let (m, o) = (&counts[me.index()], &counts[(!me).index()]);
+        Facts {
+            five: m[Threat::Five as usize] > 0,
+            opp_fives: o[Threat::Five as usize],
+            flex4: m[Threat::Flex4 as usize] > 0,
+            four: m[Threat::Block4 as usize..].iter().any(|&c| c > 0),
+        }
+    }
+}

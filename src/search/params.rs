@@ -1,0 +1,190 @@
+//! The search's parameters: every number the search was tuned with, as a named constant
+//! with what it does and the measurement that set it (the match diaries behind them are in
+//! `docs/experiments.md`). Matches: 15x15 freestyle against PentaZen on the 40 Piskvork
+//! openings, both colours; self-play at a fixed node count a move.
+//!
+//! The search reads them through [`Params`]. In normal builds that is an empty type whose
+//! getters return the constants; with the cargo feature `tuning` it holds values that
+//! [`Params::set`] changes by name (`--set key=value` of the binaries), for experiments
+//! between configurations.
+
+/// Declares the parameters: the constants, and [`Params`] with a getter per parameter and
+/// (feature `tuning`) a setter by key.
+macro_rules! parameters {
+    ($($(#[doc = $doc:literal])* $name:ident, $getter:ident, $key:literal: $t:ty = $value:expr;)*) => {
+        $(
+            $(#[doc = $doc])*
+            pub const $name: $t = $value;
+        )*
+
+        /// The parameters a search runs with: the constants of this module, or with the
+        /// feature `tuning`, values set by name.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $(
+                #[cfg(feature = "tuning")]
+                $getter: $t,
+            )*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params {
+                    $(
+                        #[cfg(feature = "tuning")]
+                        $getter: $name,
+                    )*
+                }
+            }
+        }
+
+        impl Params {
+            $(
+                #[doc = concat!("[`", stringify!($name), "`] (key `", $key, "`).")]
+                #[inline(always)]
+                pub fn $getter(&self) -> $t {
+                    #[cfg(feature = "tuning")]
+                    {
+                        self.$getter
+                    }
+                    #[cfg(not(feature = "tuning"))]
+                    {
+                        $name
+                    }
+                }
+            )*
+
+            /// The keys of [`Params::set`].
+            pub const KEYS: &'static [&'static str] = &[$($key),*];
+
+            /// Sets the parameter `key` to `v` (feature `tuning`).
+            #[cfg(feature = "tuning")]
+            pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
+                match key {
+                    $(
+                        $key => {
+                            self.$getter = <$t>::try_from(v).map_err(|_| {
+                                format!("search parameter '{key}': {v} is out of range")
+                            })?
+                        }
+                    )*
+                    _ => {
+                        return Err(format!(
+                            "unknown search parameter '{key}' (the keys: {})",
+                            Self::KEYS.join(", ")
+                        ))
+                    }
+                }
+                Ok(())
+            }
+
+            /// Sets one parameter from its command-line form `key=value` (feature `tuning`).
+            #[cfg(feature = "tuning")]
+            pub fn set_pair(&mut self, kv: &str) -> Result<(), String> {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| format!("--set {kv}: expected key=value"))?;
+                let v = v
+                    .parse()
+                    .map_err(|_| format!("--set {kv}: the value must be an integer"))?;
+                self.set(k, v)
+            }
+        }
+    };
+}
+
+parameters! {
+    /// Node budget of the VCF and VCT solvers at the root, and of its VCT defence checks
+    /// (a quarter for the threat, a fortieth per move); 0 skips them. Set with the root
+    /// threat search; the leaf and verify budgets were tuned beside it.
+    ROOT_THREAT_NODES, root_threat_nodes, "root": u64 = 200_000;
+    /// Node budget of the VCF check at each leaf (25 times this at ply 1, where the
+    /// opponent's VCF decides whether a root move defends). At 1 s a move against PentaZen:
+    /// 43.8% where 100 scored 38.1% and 400 34.4% (80 games each).
+    LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 200;
+    /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies. Against
+    /// PentaZen at 200 ms a move: 34.6% (240 games) where 35 scored 23.8% and 75 35.0%.
+    LMR_SCALE, lmr_scale, "lmr": i32 = 50;
+    /// Below the root, quiet nodes search only moves whose ordering score reaches this (at
+    /// least [`MIN_NARROW_MOVES`] of them). Self-play at 60,000 nodes a move: 57.5% against
+    /// searching every candidate (40 games).
+    NARROW_SCORE, narrow_score, "narrow": i32 = 200;
+    /// Reverse futility and razoring margin per ply at shallow non-PV nodes. Self-play at
+    /// 60,000 nodes a move: 63.8% against neither (40 games).
+    RFP_MARGIN, rfp_margin, "rfp": i32 = 30;
+    /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
+    /// no depth). Long forced wins at 1,000,000 nodes: 15 of 75 against 14 with 130.
+    FOUR_REPLY_EXT, four_reply_ext, "fext": i32 = 100;
+    /// Singular extension margin per ply below the table score (0: off). Against PentaZen
+    /// at 1 s a move: 36.6% (160 games) where off scored 28.8% (120 games).
+    SINGULAR_MARGIN, singular_margin, "se": i32 = 3;
+    /// Late-move reductions of moves that make or stop a three: this less one ply fewer than
+    /// a quiet move (0: not reduced). With the three below: see [`ROOT_LMR_SCALE`].
+    LMR_THREATS, lmr_threats, "lmrt": i32 = 1;
+    /// Internal iterative reduction: a node with at least this many plies left and no table
+    /// move searches one ply less (0: off). See [`ROOT_LMR_SCALE`].
+    IIR_DEPTH, iir_depth, "iir": i32 = 6;
+    /// Late-move reductions of quiet root moves after the second, as [`LMR_SCALE`] (0: none).
+    /// With [`LMR_THREATS`], [`IIR_DEPTH`] and the leaves' beta test: the depth-14 tree of the
+    /// 40 openings 5.1 M nodes against 38.6 M; head to head against none of the four at 1 s a
+    /// move, 63.5% (100 games).
+    ROOT_LMR_SCALE, root_lmr_scale, "rlmr": i32 = 50;
+    /// Node budget of the second look at the opponent's VCT after the root move an iteration
+    /// chooses, when the first check ran out of budget on it (0: none). Against PentaZen at
+    /// 1 s a move: 49.0% over 680 games where none scored 38.1% (80 games).
+    ROOT_VERIFY_NODES, root_verify_nodes, "verify": u64 = 300_000;
+}
+
+/// Fewest moves a narrowed quiet node keeps ([`NARROW_SCORE`]).
+pub const MIN_NARROW_MOVES: usize = 8;
+
+/// Most moves a node from ply 2 on searches, by remaining depth, when a four or an open three
+/// is on the board (either side has a straight-four or five point): self-play at 60,000
+/// nodes a move, 61.2% against no caps (40 games).
+pub const THREAT_CAP: [usize; 16] = [3, 3, 5, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8];
+/// The caps of [`THREAT_CAP`] in any other position.
+pub const QUIET_CAP: [usize; 16] = [3, 3, 9, 14, 18, 22, 25, 28, 30, 32, 32, 32, 32, 32, 32, 32];
+
+/// Quiet moves searched at each remaining depth (up to 4) before the rest are pruned
+/// (late-move pruning; with futility, 61.2% in self-play against neither, 40 games at
+/// 100,000 nodes a move).
+pub const LMP_MOVES: [usize; 5] = [4, 6, 10, 16, 24];
+/// Futility margin per ply of remaining depth, in evaluation units (about a third of a
+/// straight four's cell value).
+pub const FUTILITY_MARGIN: i32 = 300;
+/// Most plies left at which reverse futility returns.
+pub const RFP_DEPTH: i32 = 7;
+/// Most plies left at which razoring drops to the leaf check.
+pub const RAZOR_DEPTH: i32 = 5;
+/// Most plies left at which late-move pruning and futility apply ([`LMP_MOVES`]).
+pub const PRUNE_DEPTH: i32 = 4;
+
+/// Least remaining depth, in plies, for a singular extension search.
+pub const SE_DEPTH: i32 = 7;
+
+/// First aspiration window half-width around the previous iteration's score: a fifth of
+/// an open three's value; the window triples on each failure.
+pub const ASPIRATION_DELTA: i32 = 60;
+/// Window half-width beyond which an aspiration search opens the window fully.
+pub const ASPIRATION_MAX: i32 = 2000;
+/// Least depth with an aspiration window (shallower iterations are cheap).
+pub const ASPIRATION_DEPTH: i32 = 4;
+
+/// Most attacking moves of the root's VCF line (longer than any real VCF).
+pub const ROOT_VCF_DEPTH: u8 = 120;
+/// Most attacking moves of the root's VCT line: VCT trees grow fast with depth.
+pub const ROOT_VCT_DEPTH: u8 = 12;
+/// Most attacking moves of a VCT defence check after a root move.
+pub const DEFENCE_VCT_DEPTH: u8 = 10;
+/// Most attacking moves of a leaf's VCF check (its node budget ends it first).
+pub const LEAF_VCF_DEPTH: u8 = 40;
+/// Node budgets of the root's check of the opponent's VCF threat, and per root move of the
+/// VCF after it.
+pub const ROOT_VCF_DEFENCE_NODES: u64 = 20_000;
+
+/// Move-ordering bonus of the first and second killer moves.
+pub const KILLER_BONUS: [i32; 2] = [800, 600];
+/// History scores are read capped at this and divided by [`HISTORY_DIVISOR`].
+pub const HISTORY_CAP: i32 = 4000;
+/// See [`HISTORY_CAP`].
+pub const HISTORY_DIVISOR: i32 = 8;

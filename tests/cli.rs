@@ -1,0 +1,176 @@
+//! The command lines of the built `wuzi` and `pbrain-wuzi` binaries: help and version
+//! answer, an unknown flag is refused with a message and a non-zero exit, `wuzi solve`
+//! solves a position and refuses a bad one with exit code 2, and `wuzi` with no subcommand
+//! still plays at the prompt through a pipe.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const WUZI: &str = env!("CARGO_BIN_EXE_wuzi");
+const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
+
+/// Runs `bin` with `args` and `input` on stdin (closed after it) until it exits.
+fn run(bin: &str, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {bin}: {e}"));
+    // A binary that refuses its arguments may exit before reading: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn help_answers_with_the_usage_and_exits_0() {
+    for (bin, args, usage, names) in [
+        (WUZI, &["--help"][..], "Usage: wuzi", &["play", "solve"][..]),
+        (WUZI, &["-h"], "Usage: wuzi", &["play", "solve"]),
+        (WUZI, &["help", "solve"], "Usage: wuzi solve", &["--vct"]),
+        (WUZI, &["play", "--help"], "Usage: wuzi play", &[]),
+        (
+            WUZI,
+            &["solve", "--help"],
+            "Usage: wuzi solve",
+            &["--vct", "--rule", "--size", "--ms", "--suite", "--engine"],
+        ),
+        (BRAIN, &["--help"], "Usage: pbrain-wuzi", &["--vary"]),
+    ] {
+        let out = run(bin, args, "");
+        assert!(out.status.success(), "{args:?}: {}", out.status);
+        let help = text(&out.stdout);
+        assert!(help.contains(usage), "{args:?}: {help}");
+        for name in names {
+            assert!(help.contains(name), "{args:?} names {name}: {help}");
+        }
+    }
+}
+
+#[test]
+fn version_names_the_binary_and_the_crate_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    for (bin, args, want) in [
+        (WUZI, &["--version"][..], format!("wuzi {version}")),
+        (WUZI, &["-V"], format!("wuzi {version}")),
+        (
+            WUZI,
+            &["solve", "--version"],
+            format!("wuzi-solve {version}"),
+        ),
+        (BRAIN, &["--version"], format!("pbrain-wuzi {version}")),
+    ] {
+        let out = run(bin, args, "");
+        assert!(out.status.success(), "{args:?}: {}", out.status);
+        assert_eq!(text(&out.stdout).trim(), want, "{args:?}");
+    }
+}
+
+#[test]
+fn unknown_flags_and_subcommands_are_refused() {
+    for (bin, args) in [
+        (WUZI, &["--bogus"][..]),
+        (WUZI, &["bogus"]),
+        (WUZI, &["play", "--bogus"]),
+        (WUZI, &["solve", "--bogus"]),
+        (BRAIN, &["--bogus"]),
+        (BRAIN, &["bogus"]),
+    ] {
+        // The input would start a game (or a brain's search) if the flag were ignored.
+        let out = run(bin, args, "h8\nquit\nSTART 15\nBEGIN\nEND\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("bogus"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+/// The winning line of a `VCF: win for ...: line` answer.
+fn winning_line(out: &str) -> Vec<&str> {
+    out.rsplit_once("): ")
+        .map(|(_, line)| line.split_whitespace().collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn solve_finds_a_vcf_and_sees_none() {
+    // Black's open three on column 7 (rows 7 to 9), white's beside it on column 8: black to
+    // move makes an open four (7,6 or 7,10), white blocks one end, black fives at the other.
+    let black = ["7,7", "8,7", "7,8", "8,8", "7,9", "8,9"];
+    let out = run(WUZI, &[&["solve"][..], &black].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = text(&out.stdout);
+    assert!(out.starts_with("VCF: win for black ("), "{out}");
+    let line = winning_line(&out);
+    assert_eq!(line.len(), 3, "four, block, five: {out}");
+    assert!(["7,6", "7,10"].contains(&line[0]), "{out}");
+    let ends = ["7,5", "7,6", "7,10", "7,11"];
+    assert!(line.iter().all(|m| ends.contains(m)), "{out}");
+    assert!(line[0] != line[2] && line[1] != line[2], "{out}");
+
+    // The same position in run-together h8 notation (x = column letter, y = 15 - row).
+    let out = run(WUZI, &["solve", "h8i8h7i7h6i6"], "");
+    assert!(text(&out.stdout).starts_with("VCF: win for black ("));
+
+    // After black's open four white has no VCF: every white four comes too late.
+    let out = run(WUZI, &[&["solve"][..], &black, &["7,10"]].concat(), "");
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).starts_with("VCF: none ("),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // --vct and --rule reach the solver.
+    let out = run(
+        WUZI,
+        &[&["solve", "--vct", "--rule", "renju"][..], &black].concat(),
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("VCT: win for black ("));
+}
+
+#[test]
+fn solve_refuses_a_bad_position_or_value_with_exit_2() {
+    for (args, why) in [
+        (&["7,7", "zz"][..], "bad move list"),
+        (&["7,7", "h8h9"], "bad move list"),
+        (&["7,7", "7,7"], "bad position"),
+        (&["15,15"], "bad position"),
+        (&["--size", "4", "2,2"], "--size"),
+        (&["--size", "23"], "--size"),
+        (&["--rule", "chess"], "--rule"),
+        (&["--ms", "0"], "--ms"),
+        (&["--ms", "soon"], "--ms"),
+        (&["--depth", "0"], "--depth"),
+        (&["--engine", "7,7"], "--engine"),
+        (&["--set", "leaf=0", "7,7"], "--set"), // refused with or without `tuning`
+        (
+            &["--suite", "/nonexistent/suite.tsv"],
+            "/nonexistent/suite.tsv",
+        ),
+    ] {
+        let out = run(WUZI, &[&["solve"][..], args].concat(), "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn wuzi_with_or_without_play_runs_the_prompt_game() {
+    for args in [&[][..], &["play"]] {
+        let out = run(WUZI, args, "vary off\nlevel depth 2\nh8\nquit\nh9\n");
+        assert!(out.status.success(), "{args:?}: {}", out.status);
+        let out = text(&out.stdout);
+        assert!(out.contains("you play black (X)"), "{args:?}: {out}");
+        assert_eq!(out.matches("wuzi plays").count(), 1, "{args:?}: {out}");
+    }
+}
