@@ -33,7 +33,9 @@ renju\t7,7 8,7 9,7
 
 /// One benchmark position.
 pub struct BenchPosition {
+    /// The rule of the position.
     pub rule: Rule,
+    /// The moves that lead to it, black first.
     pub moves: Vec<Pos>,
 }
 
@@ -55,9 +57,13 @@ pub fn positions() -> Vec<BenchPosition> {
 /// The result for one position.
 #[derive(Clone, Debug)]
 pub struct BenchResult {
+    /// Nodes the search took.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The move it chose.
     pub best: Pos,
+    /// Its score, for the side to move.
     pub score: i32,
 }
 

@@ -19,9 +19,15 @@ pub enum GameStatus {
     /// Play on.
     Ongoing,
     /// `winner` made a five.
-    Five { winner: Color },
+    Five {
+        /// The side with the five.
+        winner: Color,
+    },
     /// Black played a forbidden point under renju and lost.
-    Forbidden { winner: Color },
+    Forbidden {
+        /// White.
+        winner: Color,
+    },
     /// The board is full.
     Draw,
 }
@@ -29,7 +35,9 @@ pub enum GameStatus {
 /// Why a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
+    /// The point is off the board.
     OffBoard(Pos),
+    /// The point holds a stone.
     Occupied(Pos),
     /// Forbidden for black under renju (double three, double four or overline).
     Forbidden(Pos),

@@ -86,11 +86,4 @@ impl Board {
         }
         set
     }
-
-    /// Can the side to move play `p`: an empty point of the board, not forbidden for black?
-    pub fn is_legal(&mut self, p: Pos) -> bool {
-        p.on_board(self.size())
-            && self.is_empty(p)
-            && !(self.to_move() == Color::Black && self.is_forbidden(p))
-    }
 }

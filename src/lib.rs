@@ -1,34 +1,49 @@
 //! wuzi: a bitboard Gomoku and Renju engine.
 //!
-//! Layers, each using only those above it:
-//! 1. [`types`]: colours, rules, positions, directions;
-//! 2. [`pattern`], [`threat`], [`geometry`], [`zobrist`], [`board`], [`forbidden`],
-//!    [`movegen`]: the board with its line masks, patterns, win and forbidden detection;
-//! 3. and up: evaluation, search, the engine facade and the front ends ([`protocol`],
-//!    [`timeman`], [`record`], [`prompt`]); only the front ends and the binaries do I/O.
+//! The modules in layers, each using only the ones above it:
+//! 1. Types and positions: [`types`] (colours, rules, points, directions), [`geometry`]
+//!    (lines of each board size), [`zobrist`] (hash keys), [`notation`] (`h8` and `x,y`),
+//!    [`simd`] (which kernel the CPU runs).
+//! 2. The board: [`pattern`] (line-pattern tables), [`threat`] (a cell's class from its four
+//!    patterns), [`board`] (line bitmasks, Zobrist hash, incremental patterns, make/undo),
+//!    [`forbidden`] (renju), [`movegen`] (move lists and generators).
+//! 3. Evaluation: [`eval`] (static evaluation and move ordering, with their kernels).
+//! 4. Search: [`search`] (iterative deepening, the node search, the threat-space solver,
+//!    the transposition table, time management, threads, parameters).
+//! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O).
+//! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
+//!    [`record`] (game records), [`benchmark`] (the bench set), [`suite`] (test positions).
+//!    Only they and the binaries read or write anything.
 
 // Per-side and per-direction loops index several parallel arrays at once; an index reads
 // better there than zipped iterators.
 #![allow(clippy::needless_range_loop)]
+#![deny(missing_docs)]
 
-pub mod benchmark;
-pub mod board;
-pub mod engine;
-pub mod eval;
-pub mod forbidden;
+// Layer 1
 pub mod geometry;
-pub mod movegen;
 pub mod notation;
+pub mod simd;
+pub mod types;
+pub mod zobrist;
+// Layer 2
+pub mod board;
+pub mod forbidden;
+pub mod movegen;
 pub mod pattern;
+pub mod threat;
+// Layer 3
+pub mod eval;
+// Layer 4
+pub mod search;
+// Layer 5
+pub mod engine;
+// Layer 6
+pub mod benchmark;
 pub mod prompt;
 pub mod protocol;
 pub mod record;
-pub mod search;
-pub mod simd;
 pub mod suite;
-pub mod threat;
-pub mod types;
-pub mod zobrist;
 
 pub use board::Board;
 pub use engine::{Engine, GameStatus, Level, MoveError};

@@ -172,8 +172,11 @@ pub const KEYS4: usize = 1 << 20;
 /// Bit `CENTER` is the graded point; cells are disjoint masks over the eleven bits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Window {
+    /// Cells holding the side's own stones.
     pub own: u32,
+    /// Cells holding the opponent's stones.
     pub opp: u32,
+    /// Cells off the board.
     pub wall: u32,
 }
 
@@ -418,9 +421,13 @@ pub mod reference {
     /// One cell of a line as seen by the graded side.
     #[derive(Copy, Clone, Debug, PartialEq, Eq)]
     pub enum Cell {
+        /// An empty cell.
         Empty,
+        /// A stone of the graded side.
         Own,
+        /// An opponent stone.
         Opp,
+        /// Off the board.
         Wall,
     }
 

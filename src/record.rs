@@ -26,9 +26,13 @@ use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 /// How a recorded game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// Black won.
     BlackWins,
+    /// White won.
     WhiteWins,
+    /// Neither won (the board is full).
     Draw,
+    /// The game was not played to its end.
     Unfinished,
 }
 
@@ -70,10 +74,15 @@ impl GameResult {
 /// One game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The rule of the game.
     pub rule: Rule,
+    /// The board size.
     pub size: usize,
+    /// The black player's name.
     pub black: String,
+    /// The white player's name.
     pub white: String,
+    /// How the game ended.
     pub result: GameResult,
     /// Black first, colours alternate; `Pos::NONE` is a pass.
     pub moves: Vec<Pos>,

@@ -19,13 +19,21 @@ pub enum PointSet {
 /// One row of a suite.
 #[derive(Clone, Debug)]
 pub struct SuiteRow {
+    /// The row's name.
     pub id: String,
+    /// The rule of the position.
     pub rule: Rule,
+    /// The moves that lead to it, black first.
     pub moves: Vec<Pos>,
+    /// The side to move.
     pub to_move: Color,
+    /// What is asked (`vcf`, `defend`, `forbidden`, `five`, ...).
     pub task: String,
+    /// The points that answer the task.
     pub answers: PointSet,
+    /// Points that must not be given as answers.
     pub non_answers: PointSet,
+    /// Free text.
     pub note: String,
 }
 

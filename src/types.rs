@@ -17,7 +17,9 @@ pub const CELLS: usize = STRIDE * STRIDE;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Color {
+    /// The first player.
     Black = 0,
+    /// The second player.
     White = 1,
 }
 
@@ -64,7 +66,10 @@ pub enum Rule {
     Renju,
     /// Gomocup caro: like freestyle (`exact = false`) or standard (`exact = true`), but a five
     /// whose both ends are blocked by opponent stones does not win.
-    Caro { exact: bool },
+    Caro {
+        /// Exactly five wins (an overline does not).
+        exact: bool,
+    },
 }
 
 impl Rule {
@@ -89,17 +94,6 @@ impl Rule {
             9 => Rule::Caro { exact: true },
             _ => return None,
         })
-    }
-
-    /// The Gomocup bitmask of the rule.
-    pub fn gomocup(self) -> u32 {
-        match self {
-            Rule::Freestyle => 0,
-            Rule::Standard => 1,
-            Rule::Renju => 4,
-            Rule::Caro { exact: false } => 8,
-            Rule::Caro { exact: true } => 9,
-        }
     }
 
     /// The rule's name as used in data files and at the prompt.

@@ -251,7 +251,7 @@ impl Board {
     }
 }
 
-/// [`crate::board::line_threats`] of eight lines at once (`own[k]`, `blocked[k]`): the five
+/// The line masks of eight lines at once (`own[k]`, `blocked[k]`): the five
 /// masks and the four masks, for a lean make's four directions and two sides. With the best
 /// kernel.
 #[inline(always)]

@@ -12,7 +12,9 @@ use crate::types::{Color, Dir, Pos, Rule, CELLS};
 /// indexed by class and by pattern discriminant: what [`Board::after`] sums the change of.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CountWeights {
+    /// Per colour, the weight of one empty cell of each threat class.
     pub class: [[i32; 16]; 2],
+    /// Per colour, the weight of one line pattern of one empty cell.
     pub pattern: [[i32; 16]; 2],
 }
 
@@ -24,7 +26,9 @@ pub struct After {
     /// Per colour after the move: cells of class five, of class straight four, and of
     /// class four or better.
     pub fives: [u16; 2],
+    /// See `fives`.
     pub flex4: [u16; 2],
+    /// See `fives`.
     pub fours: [u16; 2],
 }
 
@@ -110,6 +114,9 @@ impl Board {
     /// [`Board::after`] with AVX2: per direction the eight cells within four of the stone in
     /// eight lanes (gathered keys, patterns and classes; weights looked up in registers), the
     /// cells five away (which only rules other than freestyle re-grade) one at a time.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`crate::simd::best`] says so); `p` is an empty on-board cell.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn after_avx2(&self, p: Pos, w: &CountWeights) -> After {

@@ -64,8 +64,11 @@ pub fn pattern_score(board: &Board, side: Color) -> i32 {
 /// the SIMD kernel loads directly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
+    /// Per threat class, the value of one empty cell for the side to move.
     pub own: [i16; 16],
+    /// Per threat class, the value of one empty cell for the other side.
     pub opp: [i16; 16],
+    /// Per line pattern, the value of one pattern of one empty cell of the side to move.
     pub pattern: [i16; 16],
     /// The line-pattern weights of the side not to move (the same as `pattern` in the
     /// engine's weights; the kernels take them apart).

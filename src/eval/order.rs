@@ -10,7 +10,7 @@ use crate::types::{Color, Pos, Rule};
 
 /// Ordering score of playing `p` for `side`: what it makes plus what it takes from the
 /// opponent, from the threat classes and the line patterns of the cell. Per threat class the
-/// mover makes there (the classes of [`OWN_THREAT`]).
+/// mover makes there (the classes of [`super::OWN_THREAT`]).
 ///
 /// This, [`DEFEND`], [`ORDER_OWN_PATTERN`] and [`ORDER_OPP_PATTERN`] are fitted
 /// (`tune FILE order`: a conditional logit over the candidates, at the temperature that
@@ -55,9 +55,13 @@ pub const HAND_OPP_PATTERN: [i32; 16] = [0, 0, 0, 2, 3, 9, 10, 27, 30, 67, 67, 1
 /// 16 lanes each (unused lanes 0) for the SIMD kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderWeights {
+    /// Per threat class the mover makes on the cell.
     pub attack: [i32; 16],
+    /// Per threat class the opponent would make on the cell (blocked by the move).
     pub defend: [i32; 16],
+    /// Per line pattern of the mover on the cell.
     pub own: [i16; 16],
+    /// Per line pattern of the opponent on the cell.
     pub opp: [i16; 16],
 }
 
@@ -87,7 +91,7 @@ impl OrderWeights {
         opp: lanes16(&HAND_OPP_PATTERN),
     };
 
-    /// The weights the engine plays `rule` with (as [`EvalWeights::for_rule`]).
+    /// The weights the engine plays `rule` with (as [`super::EvalWeights::for_rule`]).
     pub fn for_rule(rule: Rule) -> &'static OrderWeights {
         if fitted_for(rule) {
             &OrderWeights::DEFAULT

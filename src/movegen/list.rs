@@ -10,7 +10,9 @@ pub const MAX_MOVES: usize = MAX_SIZE * MAX_SIZE;
 /// A move with an ordering score.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScoredMove {
+    /// The move.
     pub pos: Pos,
+    /// Its ordering score (higher first).
     pub score: i32,
 }
 

@@ -8,25 +8,36 @@ use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
 pub enum Cmd {
     /// A move in `h8` or `x,y` notation (checked against the board later).
     Move(String),
+    /// Take back the last move of each side.
     Undo,
+    /// Suggest a move for the player.
     Hint,
+    /// Start a new game with the same settings.
     New,
     /// Change sides with the engine.
     Swap,
     /// Play this colour.
     Side(Color),
+    /// Set the engine's strength.
     Level(Level),
+    /// Start a new game under this rule.
     Rule(Rule),
+    /// Start a new game on a board of this size.
     Size(usize),
     /// Seconds per engine move.
     Time(f64),
     /// Choose at random among moves within this many evaluation units of the best (`None`:
     /// always the best).
     Vary(Option<i32>),
+    /// Write the game to this file.
     Save(String),
+    /// Read a game from this file.
     Load(String),
+    /// Show the board.
     Board,
+    /// List the commands.
     Help,
+    /// Leave.
     Quit,
 }
 

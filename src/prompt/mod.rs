@@ -18,7 +18,9 @@ use std::time::Duration;
 
 /// Where the prompt writes.
 pub struct Io<'a> {
+    /// The game: boards, answers, results.
     pub out: &'a mut dyn Write,
+    /// Search progress and warnings.
     pub err: &'a mut dyn Write,
     /// Is `err` a terminal (progress may overwrite itself)?
     pub err_tty: bool,

@@ -12,20 +12,6 @@ pub mod swap2;
 pub use command::{parse_line, Command, ParseError};
 pub use session::{Flow, Options, Session};
 
-/// Feeds `input` to a fresh session line by line (CR LF, LF or CR endings) and collects the
-/// answers; stops at `END`. For tests and fuzzing: no process, no threads.
-pub fn run_script(input: &str, opts: Options) -> Vec<String> {
-    let mut session = Session::new(opts);
-    let mut lines = Vec::new();
-    for line in input.split(['\n', '\r']) {
-        let flow = session.handle_line(line, &mut |s| lines.push(s.to_string()));
-        if flow == Flow::Quit {
-            break;
-        }
-    }
-    lines
-}
-
 /// Is `answer` one well-formed line of what a brain may print: `OK`, `SWAP`, `ERROR ...`,
 /// `UNKNOWN ...`, `MESSAGE ...`, the ABOUT line, `FORBID ....`, or one or more `x,y` points
 /// (coordinates below 22)? The protocol tests and the fuzz target hold every answer to it.

@@ -16,6 +16,7 @@ use std::sync::Arc;
 /// What the caller should do after a line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next line.
     Continue,
     /// `END`: exit.
     Quit,

@@ -52,11 +52,17 @@ pub struct Limits {
 /// Progress of one finished iteration.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's depth in plies.
     pub depth: i32,
+    /// The deepest ply any node of it reached.
     pub seldepth: usize,
+    /// Its score for the side to move ([`WIN`] less the plies for a proven win).
     pub score: i32,
+    /// Nodes so far, all threads.
     pub nodes: u64,
+    /// Time since the search began.
     pub elapsed: Duration,
+    /// The principal variation, from the root.
     pub pv: Vec<Pos>,
 }
 
@@ -70,11 +76,17 @@ impl Info {
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The move to play (`Pos::NONE` only when there is no legal move).
     pub best: Pos,
+    /// Its score for the side to move.
     pub score: i32,
+    /// The deepest finished iteration (0: none finished, the move is the ordering's best).
     pub depth: i32,
+    /// Nodes searched, all threads.
     pub nodes: u64,
+    /// Time the search took.
     pub elapsed: Duration,
+    /// The principal variation, from the root.
     pub pv: Vec<Pos>,
     /// Root moves with their last scores (only with [`RootScores::Within`]): exact for
     /// the moves within the margin of the best, upper bounds below it for the others.
@@ -108,10 +120,15 @@ pub enum RootScores {
 pub struct Shared<'a> {
     /// The parameters (constants unless the feature `tuning` is on).
     pub params: Params,
+    /// The transposition table.
     pub tt: &'a Tt,
+    /// Raised to stop every thread (by a front end, the clock, or the main thread's end).
     pub stop: &'a Arc<AtomicBool>,
+    /// Nodes of all threads (each flushes its count now and then).
     pub nodes: AtomicU64,
+    /// When the search began.
     pub start: Instant,
+    /// When to stop.
     pub limits: Limits,
 }
 

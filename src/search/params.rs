@@ -5,7 +5,7 @@
 //!
 //! The search reads them through [`Params`]. In normal builds that is an empty type whose
 //! getters return the constants; with the cargo feature `tuning` it holds values that
-//! [`Params::set`] changes by name (`--set key=value` of the binaries), for experiments
+//! `Params::set` changes by name (`--set key=value` of the binaries), for experiments
 //! between configurations.
 
 /// Declares the parameters: the constants, and [`Params`] with a getter per parameter and
@@ -54,7 +54,7 @@ macro_rules! parameters {
                 }
             )*
 
-            /// The keys of [`Params::set`].
+            /// The keys of `Params::set`.
             pub const KEYS: &'static [&'static str] = &[$($key),*];
 
             /// Sets the parameter `key` to `v` (feature `tuning`).

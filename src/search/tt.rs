@@ -20,9 +20,13 @@ pub enum Bound {
 /// A probed entry.
 #[derive(Copy, Clone, Debug)]
 pub struct TtHit {
+    /// The best move found (`Pos::NONE` if none).
     pub best: Pos,
+    /// The score, in the table's form ([`Tt::from_tt`] converts it for a ply).
     pub score: i32,
+    /// The depth it was searched to, in plies.
     pub depth: i32,
+    /// What the score means.
     pub bound: Bound,
 }
 
