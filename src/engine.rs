@@ -104,6 +104,8 @@ pub struct Config {
     pub threads: usize,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
+    /// Memory of each search thread's threat-solver table, in megabytes.
+    pub solver_table_mb: usize,
     /// If set, pick at random among root moves within this many centi-stones of the best,
     /// so a human cannot replay one winning line forever. Off for benchmarks and matches.
     pub random_margin: Option<i32>,
@@ -118,6 +120,7 @@ impl Default for Config {
         Config {
             threads: 1,
             hash_mb: 64,
+            solver_table_mb: crate::search::solver::DEFAULT_TABLE_MB,
             random_margin: None,
             seed: 0x3141_5926,
             params: crate::search::Params::default(),
@@ -203,6 +206,10 @@ impl Engine {
             // Freed now; the new table is allocated by the next search.
             self.tt = None;
         }
+    }
+    /// Sets the memory of each search thread's threat-solver table (at least 1 MB).
+    pub fn set_solver_table_mb(&mut self, mb: usize) {
+        self.config.solver_table_mb = mb.max(1);
     }
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
@@ -313,8 +320,11 @@ impl Engine {
         }
     }
 
-    /// Removes the stone on `p` wherever it is in the move list (Gomocup TAKEBACK), replaying
-    /// the rest. Errors if `p` holds no stone (for `Pos::NONE`: if the last move is no pass).
+    /// Removes the stone on `p` wherever it is in the move list (Gomocup TAKEBACK). The last
+    /// move is undone; a stone before it is lifted from the position, the other stones keep
+    /// their colours, and the lifted stone's colour is to move (as [`Engine::set_stones`]
+    /// judges a position). Errors if `p` holds no stone (for `Pos::NONE`: if the last move
+    /// is no pass).
     pub fn take_back(&mut self, p: Pos) -> Result<(), String> {
         if self.board.moves().is_empty() {
             return Err("no move to take back".into());
@@ -326,13 +336,34 @@ impl Engine {
             self.undo();
             return Ok(());
         }
-        let mut moves = self.board.moves().to_vec();
-        let i = moves
-            .iter()
-            .position(|&m| m == p)
-            .ok_or_else(|| format!("no stone on {p}"))?;
-        moves.remove(i);
-        self.set_position(&moves).map_err(|e| e.to_string())
+        let Some(colour) = self.board.stone(p) else {
+            return Err(format!("no stone on {p}"));
+        };
+        let moves = self.board.moves();
+        let stones = |c: Color| -> Vec<Pos> {
+            let first = c.index();
+            (first..moves.len())
+                .step_by(2)
+                .map(|i| moves[i])
+                .filter(|&m| !m.is_none() && m != p)
+                .collect()
+        };
+        let (black, white) = (stones(Color::Black), stones(Color::White));
+        let moves = alternate(&black, &white, colour);
+        self.set_stones(&moves).map_err(|e| e.to_string())
+    }
+
+    /// Replaces the game by the position of `moves` (as [`Engine::set_position`] takes them)
+    /// without judging them one by one: a position given as stones in any order (a Gomocup
+    /// `BOARD`) may pass through a five that a later stone turns into an overline. The game
+    /// is taken to be going on. On error the game is unchanged.
+    pub fn set_stones(&mut self, moves: &[Pos]) -> Result<(), MoveError> {
+        self.set_position(moves)?;
+        self.status = GameStatus::Ongoing;
+        self.earlier
+            .iter_mut()
+            .for_each(|s| *s = GameStatus::Ongoing);
+        Ok(())
     }
 
     /// Replaces the game by the position after `moves` (black first, `Pos::NONE` passes).
@@ -442,6 +473,9 @@ impl Engine {
         on_info: &mut dyn FnMut(&Info),
         root: RootScores,
     ) -> Outcome {
+        // The clock starts before the table is allocated (zeroing 64 MB takes tens of
+        // milliseconds, which the turn pays for).
+        let start = Instant::now();
         let hash_mb = self.config.hash_mb;
         let tt = self.tt.get_or_insert_with(|| Tt::new(hash_mb));
         tt.new_search();
@@ -450,8 +484,9 @@ impl Engine {
             tt,
             stop: &self.stop,
             nodes: AtomicU64::new(0),
-            start: Instant::now(),
+            start,
             limits: limits.clone(),
+            solver_table_mb: self.config.solver_table_mb,
         };
         crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info)
     }
@@ -469,6 +504,24 @@ impl Engine {
             out.best = near[(self.rng.next_u64() % near.len() as u64) as usize];
         }
     }
+}
+
+/// A move list (black first, `Pos::NONE` passes) that puts the `black` and `white` stones on
+/// the board, each colour in the order given, and leaves `to_move` to move: the short side is
+/// padded with passes.
+pub fn alternate(black: &[Pos], white: &[Pos], to_move: Color) -> Vec<Pos> {
+    // Black to move: as many black moves as white ones; white to move: one more.
+    let extra = (to_move == Color::White) as usize;
+    let blacks = black.len().max(white.len() + extra);
+    let whites = blacks - extra;
+    let mut moves = Vec::with_capacity(blacks + whites);
+    for i in 0..blacks {
+        moves.push(black.get(i).copied().unwrap_or(Pos::NONE));
+        if i < whites {
+            moves.push(white.get(i).copied().unwrap_or(Pos::NONE));
+        }
+    }
+    moves
 }
 
 fn check_size(size: usize) -> Result<(), String> {

@@ -168,8 +168,6 @@ fn bad_input_keeps_the_brain_and_the_game() {
         "TURN 99999999999999999999,1",
         "TURN 7,7",
         "TAKEBACK 0,14",
-        "INFO timeout_turn soon",
-        "INFO rule 77",
         "YXNBEST 0",
     ] {
         b.send(bad);
@@ -183,6 +181,10 @@ fn bad_input_keeps_the_brain_and_the_game() {
     let second = point(&b.answer());
     assert!(second != first && second != (7, 7) && second != (0, 0));
     b.send_quiet("INFO some_future_key 12");
+    // A bad INFO value is shown to the user, never answered with ERROR: a manager would
+    // take that for the answer to its next command.
+    b.send_quiet("INFO timeout_turn soon");
+    b.send_quiet("INFO rule 77");
     b.end_within(Duration::from_secs(2));
 }
 
@@ -465,14 +467,69 @@ fn peak_memory_stays_within_max_memory() {
     }
 }
 
-/// A limit below what the engine needs is refused with an error, and the game goes on.
+/// A limit below what the engine needs is said in a MESSAGE (INFO gets no answer), and the
+/// game goes on.
 #[test]
-fn a_memory_limit_too_small_is_an_error_and_play_goes_on() {
+fn a_memory_limit_too_small_is_a_message_and_play_goes_on() {
     let mut b = Brain::start(0, 15);
     b.send("INFO max_memory 3000000");
-    let a = b.answer();
-    assert!(a.starts_with("ERROR max_memory 2 MB is below"), "{a}");
     b.send("BEGIN");
+    let mut said = false;
+    let deadline = Instant::now() + WAIT;
+    let answer = loop {
+        let l = b
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("an answer");
+        if l.starts_with("MESSAGE max_memory 2 MB is below") {
+            said = true;
+        } else if !l.starts_with("MESSAGE") {
+            break l;
+        }
+    };
+    assert!(said, "the limit is said to be too small");
+    point(&answer);
+    b.end_within(Duration::from_secs(2));
+}
+
+/// TAKEBACK of a stone given in a BOARD block, not the last move: the other stones keep
+/// their colours, the lifted stone's side is to move, and the opponent's move there plays
+/// on (it once flipped every later stone's colour and answered that white had five).
+#[test]
+fn takeback_after_board_keeps_the_colours() {
+    let mut b = Brain::start(0, 15);
+    b.send("BOARD");
+    for l in [
+        "2,7,2", "3,7,1", "10,10,2", "4,7,1", "12,10,2", "5,7,1", "10,12,2", "6,7,1", "12,12,2",
+        "11,9,1", "7,7,2",
+    ] {
+        b.send(l);
+    }
+    b.send("DONE");
+    let mine = b.answer();
+    point(&mine);
+    b.send(&format!("TAKEBACK {mine}"));
+    assert_eq!(b.answer(), "OK");
+    b.send("TAKEBACK 12,12");
+    assert_eq!(b.answer(), "OK");
+    b.send("TURN 12,12");
+    point(&b.answer());
+    b.end_within(Duration::from_secs(2));
+}
+
+/// A BOARD block is judged as a position, not move by move in the order given: under exact
+/// five a black six on row 7 given stone by stone is no five, and the game goes on.
+#[test]
+fn board_stones_in_any_order_make_no_false_five() {
+    let mut b = Brain::start(1, 15);
+    b.send("BOARD");
+    for l in [
+        "3,7,1", "0,0,2", "4,7,1", "14,0,2", "5,7,1", "0,14,2", "6,7,1", "14,14,2", "7,7,1",
+        "2,2,2", "8,7,1", "12,12,2",
+    ] {
+        b.send(l);
+    }
+    b.send("DONE");
     point(&b.answer());
     b.end_within(Duration::from_secs(2));
 }

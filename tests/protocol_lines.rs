@@ -139,7 +139,11 @@ fn takeback_of_nothing_and_long_or_binary_input() {
         let a = &lines[0];
         assert!(a.len() < 300, "{} bytes", a.len());
         assert!(!a.chars().any(|c| c.is_control()), "{a}");
-        assert!(a.starts_with("UNKNOWN") || a.starts_with("ERROR"), "{a}");
+        // INFO gets no answer a manager could take for another's: a bad value is a MESSAGE.
+        assert!(
+            a.starts_with("UNKNOWN") || a.starts_with("ERROR") || a.starts_with("MESSAGE"),
+            "{a}"
+        );
     }
     assert_eq!(s.engine().board().moves().len(), 2);
 }

@@ -63,6 +63,9 @@ fn main() {
         eprintln!("pbrain-wuzi: {e}");
         std::process::exit(2);
     });
+    // Every rule's pattern tables, built beside the first commands: a turn under a rule
+    // whose tables were not built yet would pay for them.
+    std::thread::spawn(wuzi::pattern::build_all_tables);
     let mut session = Session::new(opts);
     let stop = session.stop_flag();
     let pending = session.pending_stops();

@@ -6,6 +6,7 @@ use super::setup::{moves_from_stones, Owner};
 use super::swap2::{decide, opening_three, Swap2Choice};
 use crate::engine::{Config, Engine, GameStatus, Level};
 use crate::record::{GameRecord, GameResult};
+use crate::search::solver::DEFAULT_TABLE_MB;
 use crate::search::timeman::TimeControl;
 use crate::search::{mate_distance, Info, Limits};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
@@ -88,15 +89,16 @@ type Out<'a> = &'a mut dyn FnMut(&str);
 
 /// Default transposition table size when the manager sets none (MB).
 const DEFAULT_HASH_MB: usize = 64;
-/// Memory of the brain besides the table, with one search thread: 5.7 MB of peak RSS with a
-/// 1 MB table after searches under every rule (a release build, 15x15 and 20x20), and room
-/// for the move lists of deeper plies (about 1 MB at the deepest).
-const PROCESS_MB: usize = 7;
+/// Memory of the brain besides its tables, with one search thread: 5.7 MB of peak RSS with
+/// 1 MB tables after short searches under every rule (a release build, 15x15 and 20x20).
+const PROCESS_MB: usize = 6;
 /// Memory of each search thread after the first (move lists, solver tables): 1.8 MB of
 /// peak RSS measured.
 const THREAD_MB: usize = 2;
-/// The least table.
+/// The least transposition table.
 const MIN_HASH_MB: usize = 1;
+/// The least solver table of a thread.
+const MIN_SOLVER_MB: usize = 1;
 
 impl Session {
     /// A brain waiting for `START` (15x15 freestyle until told otherwise).
@@ -243,7 +245,13 @@ impl Session {
             Command::Done | Command::Stone(..) => {
                 return Err("stone lines and DONE belong inside a BOARD block".into())
             }
-            Command::Info(key, value) => self.info(&key, &value)?,
+            // INFO gets no answer: a manager would read an ERROR here as the answer to its
+            // next command. A bad value is only shown to the user.
+            Command::Info(key, value) => {
+                if let Err(m) = self.info(&key, &value) {
+                    out(&format!("MESSAGE {}", printable(&m)));
+                }
+            }
             Command::End => {
                 self.consume_stop();
                 self.save_record(out);
@@ -474,7 +482,7 @@ impl Session {
         }
         let moves = moves_from_stones(&stones);
         self.engine
-            .set_position(&moves)
+            .set_stones(&moves)
             .map_err(|e| format!("{e}; position unchanged"))?;
         self.own = Some(self.engine.board().to_move());
         if block.kind == Command::Board {
@@ -568,11 +576,12 @@ impl Session {
         Ok(())
     }
 
-    /// Table size and threads within `max_memory`: the requested `hash_size` (or the
-    /// default) and `thread_num`, at most the host's caps; under a memory limit the table
-    /// gets what the process and the threads leave, and threads go before the table
-    /// shrinks below its least size. A limit below what one thread and the least table
-    /// need is answered with an error, and the engine plays on at that least size.
+    /// Table sizes and threads within `max_memory`: the requested `hash_size` (or the
+    /// default) and `thread_num`, at most the host's caps; under a memory limit the solver
+    /// tables get a quarter of what the process leaves and the transposition table the
+    /// rest, and threads go before the tables shrink below their least sizes. A limit below
+    /// what one thread and the least tables need is answered with an error, and the engine
+    /// plays on at those least sizes.
     fn apply_memory(&mut self) -> Result<(), String> {
         let want = self
             .hash_kb
@@ -583,23 +592,30 @@ impl Session {
         let Some(limit) = self.max_memory.map(|m| (m >> 20) as usize) else {
             self.engine.set_threads(self.threads);
             self.engine.set_hash_mb(want);
+            self.engine.set_solver_table_mb(DEFAULT_TABLE_MB);
             return Ok(());
         };
         let room = limit.saturating_sub(PROCESS_MB);
-        let threads = self
-            .threads
-            .min(1 + room.saturating_sub(MIN_HASH_MB) / THREAD_MB)
-            .max(1);
+        // Each thread: its stacks and lists (the first one's are in PROCESS_MB) and its
+        // solver table; threads give way before the table shrinks below its least size.
+        let fits = |t: usize| t * MIN_SOLVER_MB + (t - 1) * THREAD_MB + MIN_HASH_MB <= room;
+        let threads = (1..=self.threads.max(1))
+            .take_while(|&t| fits(t))
+            .last()
+            .unwrap_or(1);
+        // A quarter of the room for the solver tables, the rest for the hash table.
+        let solver = (room / (4 * threads)).clamp(MIN_SOLVER_MB, DEFAULT_TABLE_MB);
         let hash = room
-            .saturating_sub((threads - 1) * THREAD_MB)
+            .saturating_sub(threads * solver + (threads - 1) * THREAD_MB)
             .clamp(MIN_HASH_MB, want);
         self.engine.set_threads(threads);
         self.engine.set_hash_mb(hash);
-        let least = PROCESS_MB + MIN_HASH_MB;
+        self.engine.set_solver_table_mb(solver);
+        let least = PROCESS_MB + MIN_SOLVER_MB + MIN_HASH_MB;
         if limit < least {
             return Err(format!(
                 "max_memory {limit} MB is below the {least} MB this engine needs; \
-                 it plays on with its least table ({MIN_HASH_MB} MB) and one thread"
+                 it plays on with its least tables ({MIN_HASH_MB} MB each) and one thread"
             ));
         }
         Ok(())

@@ -130,6 +130,8 @@ pub struct Shared<'a> {
     pub start: Instant,
     /// When to stop.
     pub limits: Limits,
+    /// Memory of each thread's threat-solver table, in megabytes.
+    pub solver_table_mb: usize,
 }
 
 impl Shared<'_> {
@@ -208,6 +210,7 @@ impl<'a> Searcher<'a> {
             solver: {
                 let mut solver = Solver::new();
                 solver.watch(shared.stop.clone());
+                solver.limit_table(shared.solver_table_mb);
                 solver
             },
             shared,

@@ -116,6 +116,12 @@ impl VcfTable {
     }
 }
 
+/// Default memory of a solver's VCT table, in megabytes.
+pub const DEFAULT_TABLE_MB: usize = 64;
+/// Bytes of map memory per VCT table entry: 16 of entry and 1 of control byte, about doubled
+/// by the load factor and the growth in powers of two.
+const VCT_ENTRY_BYTES: usize = 40;
+
 /// A reusable threat-space solver (its tables survive between calls on the same game).
 #[derive(Default)]
 pub struct Solver {
@@ -125,6 +131,8 @@ pub struct Solver {
     vct_tt: AHashMap<u64, Entry>,
     nodes: u64,
     limits: SolveLimits,
+    /// Memory of the VCT table in bytes (`None`: [`DEFAULT_TABLE_MB`]).
+    table_bytes: Option<usize>,
     /// A stop flag every call watches besides its limits' own ([`Solver::watch`]).
     watch: Option<Arc<AtomicBool>>,
     /// Spare move lists for the defender's nodes. Boxed: popping one moves a pointer, where
@@ -151,6 +159,22 @@ impl Solver {
         self.watch = Some(stop);
     }
 
+    /// Bounds the VCT table to about `mb` megabytes (at least one): it is emptied when a
+    /// call starts with more entries than that holds.
+    pub fn limit_table(&mut self, mb: usize) {
+        self.table_bytes = Some(mb.max(1) << 20);
+    }
+
+    /// Most entries the VCT table keeps between calls.
+    fn table_entries(&self) -> usize {
+        self.table_bytes.unwrap_or(DEFAULT_TABLE_MB << 20) / VCT_ENTRY_BYTES
+    }
+
+    /// Entries in the VCT table.
+    pub fn table_len(&self) -> usize {
+        self.vct_tt.len()
+    }
+
     /// Nodes visited by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -162,9 +186,10 @@ impl Solver {
         self.vct_tt.clear();
     }
 
-    /// Keeps the VCT table from growing without bound (the VCF table has a fixed size).
+    /// Keeps the VCT table within its memory (the VCF table has a fixed size). A call adds
+    /// at most its node budget beyond the bound.
     fn trim(&mut self) {
-        if self.vct_tt.len() > 4_000_000 {
+        if self.vct_tt.len() > self.table_entries() {
             self.vct_tt.clear();
         }
     }
@@ -651,6 +676,45 @@ fn attack_moves<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A solver whose VCT table is limited keeps it within its entries (plus what one call
+    /// adds, at most its nodes) over many calls, where an unlimited one grows past that.
+    #[test]
+    fn vct_table_stays_within_its_limit() {
+        let moves = crate::notation::parse_move_list("7,7 8,8 6,8 8,6 7,9 7,10 8,9 5,7 6,9")
+            .expect("moves");
+        let mut board = Board::new(15, crate::types::Rule::Freestyle);
+        board.play_all(&moves).expect("position");
+        let limits = SolveLimits {
+            depth: 10,
+            nodes: 5_000,
+            ..SolveLimits::default()
+        };
+        let empty: Vec<_> = board
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&p| board.is_empty(p))
+            .take(24)
+            .collect();
+        // The most entries after a call, less that call's nodes.
+        let run = |solver: &mut Solver, board: &mut Board| {
+            let mut most = 0;
+            for &p in &empty {
+                board.make(p);
+                solver.vct(board, &limits);
+                board.undo();
+                most = most.max(solver.table_len().saturating_sub(solver.nodes() as usize));
+            }
+            most
+        };
+        let mut limited = Solver::new();
+        limited.table_bytes = Some(200 * VCT_ENTRY_BYTES);
+        let most = run(&mut limited, &mut board);
+        assert!(most <= 200, "{most} entries past one call's, cap 200");
+        let free = run(&mut Solver::new(), &mut board);
+        assert!(free > 200, "the test reaches the cap: {free}");
+    }
 
     /// The VCF table gives back what was stored under a key, nothing for a key it never
     /// saw, and the newer of two keys that share a slot.
