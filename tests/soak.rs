@@ -1,0 +1,77 @@
+//! The soak harness in short: a dozen games of the brain against itself through the Gomocup
+//! protocol at fast controls (timeout_turn 50-200 ms, short game clocks, any board size),
+//! with the rare paths (TAKEBACK, RESTART, STOP, END while thinking, illegal manager moves,
+//! SWAP2BOARD, memory limits), and the manager finds no fault. The full soak is
+//! `cargo run --release --bin soak -- --games 100 --out DIR`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A fresh output directory under the system's temporary directory.
+fn out_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wuzi-soak-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Time an answer may take past its limit. A debug build's engine recomputes its whole
+/// board state after every make and undo (a few thousand nodes per second instead of about
+/// two million), so it cannot keep a 50 ms turn: there the test judges form, legality,
+/// protocol paths, memory and exits, and leaves time to the release soak.
+fn tolerance_ms() -> &'static str {
+    if cfg!(debug_assertions) {
+        "30000"
+    } else {
+        "100"
+    }
+}
+
+/// Games played at once. Only one engine of a game thinks at a time, so three games keep two
+/// cores busy; a release build, whose times are judged, plays one at a time so that no
+/// engine waits for a core.
+fn jobs() -> &'static str {
+    if cfg!(debug_assertions) {
+        "3"
+    } else {
+        "1"
+    }
+}
+
+#[test]
+fn a_dozen_fast_games_through_the_protocol_have_no_fault() {
+    let out = out_dir();
+    let run = Command::new(env!("CARGO_BIN_EXE_soak"))
+        .args(["--games", "12", "--fast", "--seed", "32"])
+        .args(["--jobs", jobs(), "--tolerance-ms", tolerance_ms()])
+        .arg("--engine")
+        .arg(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("the soak binary runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap_or_default();
+    // On failure, show the first failing game's transcript head as well.
+    let first_failure = std::fs::read_dir(&out)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("fail-"))
+        })
+        .min()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|t| t.lines().take(40).collect::<Vec<_>>().join("\n"))
+        .unwrap_or_default();
+    assert!(
+        run.status.success(),
+        "soak exited with {}:\n{stdout}\n{stderr}\n{first_failure}",
+        run.status
+    );
+    assert!(summary.contains("\nfaults: 0\n"), "{summary}");
+    assert!(summary.contains("games: 12 "), "{summary}");
+    let _ = std::fs::remove_dir_all(&out);
+}
