@@ -141,7 +141,7 @@ impl Searcher<'_> {
                 } else if sbeta >= beta {
                     return sbeta;
                 } else if s >= beta {
-                    tt_ext = -ONE_PLY * 3 / 2;
+                    tt_ext = -SE_NEGATIVE_EXT;
                 }
             }
         }
@@ -257,7 +257,11 @@ impl Searcher<'_> {
             } else {
                 // Late moves are searched shallower first (threat moves by less, or not at
                 // all without `lmr_threats`).
-                let r = if plies >= 3 && i >= 2 && !forced && (quiet || lmr_threats > 0) {
+                let r = if plies >= LMR_DEPTH
+                    && i >= LMR_FIRST_MOVE
+                    && !forced
+                    && (quiet || lmr_threats > 0)
+                {
                     let less = if quiet { 0 } else { lmr_threats - 1 };
                     ((self.lmr.get(plies, i) + !pv as i32 - less).max(0) * ONE_PLY)
                         .clamp(0, (new_depth / ONE_PLY - 1).max(0) * ONE_PLY)
@@ -464,7 +468,7 @@ impl Searcher<'_> {
     /// The node budget of a leaf's threat check: larger right below the root, where the
     /// opponent's VCF decides whether a root move defends.
     pub(super) fn leaf_budget(&self, ply: usize) -> u64 {
-        self.shared.params.leaf_vcf_nodes() * if ply == 1 { 25 } else { 1 }
+        self.shared.params.leaf_vcf_nodes() * if ply == 1 { LEAF_PLY1_FACTOR } else { 1 }
     }
 
     /// The raw static evaluation for the side to move.

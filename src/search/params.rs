@@ -161,6 +161,20 @@ pub const PRUNE_DEPTH: i32 = 4;
 
 /// Least remaining depth, in plies, for a singular extension search.
 pub const SE_DEPTH: i32 = 7;
+/// Depth, in hundredths of a ply, a table move loses when the singular search fails high
+/// below beta but the table score is above it (the table move is likely not alone).
+pub const SE_NEGATIVE_EXT: i32 = 150;
+
+/// Least plies left for late-move reductions below the root.
+pub const LMR_DEPTH: i32 = 3;
+/// Index of the first move late-move reductions reduce (the first two are searched whole).
+pub const LMR_FIRST_MOVE: usize = 2;
+/// Least depth of a root iteration that reduces late root moves ([`ROOT_LMR_SCALE`]).
+pub const ROOT_LMR_DEPTH: i32 = 4;
+
+/// Factor of [`LEAF_VCF_NODES`] at ply 1, where the opponent's VCF decides whether a root
+/// move defends.
+pub const LEAF_PLY1_FACTOR: u64 = 25;
 
 /// First aspiration window half-width around the previous iteration's score: a fifth of
 /// an open three's value; the window triples on each failure.

@@ -330,7 +330,11 @@ impl Searcher<'_> {
         for i in 0..roots.len() {
             let p = roots[i].0;
             // Late root moves that make or stop no three are searched shallower first.
-            let r = if root_lmr > 0 && depth >= 4 && i >= 2 && self.is_quiet(p, me) {
+            let r = if root_lmr > 0
+                && depth >= ROOT_LMR_DEPTH
+                && i >= LMR_FIRST_MOVE
+                && self.is_quiet(p, me)
+            {
                 lmr_plies(root_lmr as f32 / 100.0, depth, i).clamp(0, depth - 2)
             } else {
                 0
