@@ -406,16 +406,6 @@ pub fn table(lr: LineRule) -> &'static [u8] {
     TABLES[lr.table_slot()].get_or_init(|| build(lr))
 }
 
-/// Builds every rule's tables now (a brain does it at start-up, beside the first commands,
-/// so that no turn pays for a table: the caro ones take about 90 ms).
-pub fn build_all_tables() {
-    for rule in crate::types::Rule::ALL {
-        for side in crate::types::Color::ALL {
-            table(LineRule::of(rule, side));
-        }
-    }
-}
-
 /// Looks a window up in its table.
 #[inline(always)]
 pub fn lookup(table: &[u8], w: Window, caro: bool) -> Pattern {

@@ -1,9 +1,22 @@
 //! Shared by the fuzz targets: bytes decode into a board size, a rule and a sequence of
-//! actions, played on a board that keeps a hash per ply to check undo.
+//! actions, played on a board that keeps a hash per ply to check undo ([`Game`]), or played
+//! as a game between legal players ([`legal_position`]).
+// Each target uses its own part of this file.
+#![allow(dead_code)]
 
 use wuzi::movegen::{generate, GenKind, MoveList};
-use wuzi::types::{Pos, Rule, MAX_SIZE, MIN_SIZE};
+use wuzi::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use wuzi::Board;
+
+use std::sync::OnceLock;
+
+/// Known library bugs (see docs/fuzzing.md) are tolerated by default: the target checks a
+/// weaker property in their place, so that a run goes on to find new ones. With
+/// `WUZI_FUZZ_STRICT=1` it checks the full property, to rerun `fuzz/regressions/`.
+pub fn strict() -> bool {
+    static STRICT: OnceLock<bool> = OnceLock::new();
+    *STRICT.get_or_init(|| std::env::var_os("WUZI_FUZZ_STRICT").is_some_and(|v| v == "1"))
+}
 
 /// One step of a fuzzed game.
 #[derive(Debug)]
@@ -90,4 +103,38 @@ impl Game {
             }
         }
     }
+}
+
+/// The position the actions reach when every move is one a legal player may make in a game
+/// still going on: on the board, empty, not forbidden for black under renju, and not a five
+/// (a five would end the game). Other moves are skipped; passes and undos are kept.
+pub fn legal_position(size: usize, rule: Rule, actions: &[Action]) -> Board {
+    let mut b = Board::new(size, rule);
+    let mut list = MoveList::new();
+    for a in actions {
+        let p = match *a {
+            Action::Candidate(k) => {
+                generate(&mut b, GenKind::Candidates, &mut list);
+                if list.is_empty() {
+                    continue;
+                }
+                list.as_slice()[k as usize % list.len()].pos
+            }
+            Action::Point(x, y) => Pos::new(x as usize % size, y as usize % size),
+            Action::Pass => {
+                b.make_pass();
+                continue;
+            }
+            Action::Undo => {
+                b.undo();
+                continue;
+            }
+        };
+        let side = b.to_move();
+        let legal = b.is_empty(p) && !(side == Color::Black && b.is_forbidden(p));
+        if legal && !b.makes_five(p, side) {
+            b.make(p);
+        }
+    }
+    b
 }

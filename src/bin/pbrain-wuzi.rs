@@ -8,7 +8,7 @@ use clap::Parser;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wuzi::engine::{clock_seed, parse_random_margin};
 use wuzi::protocol::{Flow, Options, Session};
 
@@ -63,13 +63,11 @@ fn main() {
         eprintln!("pbrain-wuzi: {e}");
         std::process::exit(2);
     });
-    // Every rule's pattern tables, built beside the first commands: a turn under a rule
-    // whose tables were not built yet would pay for them.
-    std::thread::spawn(wuzi::pattern::build_all_tables);
     let mut session = Session::new(opts);
     let stop = session.stop_flag();
     let pending = session.pending_stops();
-    let (tx, rx) = mpsc::channel::<String>();
+    // Each line with the time it arrived: a turn's clock runs from then.
+    let (tx, rx) = mpsc::channel::<(String, Instant)>();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut lock = stdin.lock();
@@ -82,7 +80,7 @@ fn main() {
                 pending.fetch_add(1, Ordering::SeqCst);
                 stop.store(true, Ordering::SeqCst);
             }
-            if tx.send(line).is_err() || is_end {
+            if tx.send((line, Instant::now())).is_err() || is_end {
                 break;
             }
         }
@@ -90,7 +88,7 @@ fn main() {
         // thread is busy.
         pending.fetch_add(1, Ordering::SeqCst);
         stop.store(true, Ordering::SeqCst);
-        let _ = tx.send("END".to_string());
+        let _ = tx.send(("END".to_string(), Instant::now()));
         std::thread::sleep(END_GRACE);
         std::process::exit(0);
     });
@@ -103,8 +101,8 @@ fn main() {
             std::process::exit(0);
         }
     };
-    while let Ok(line) = rx.recv() {
-        if session.handle_line(&line, &mut print) == Flow::Quit {
+    while let Ok((line, received)) = rx.recv() {
+        if session.handle_line_at(&line, received, &mut print) == Flow::Quit {
             break;
         }
     }

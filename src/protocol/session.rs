@@ -13,6 +13,7 @@ use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What the caller should do after a line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -83,6 +84,9 @@ pub struct Session {
     own: Option<Color>,
     pending_stops: Arc<AtomicI64>,
     saved_games: u32,
+    /// When the line being handled arrived ([`Session::handle_line_at`]): the time it waited
+    /// behind earlier lines is taken from its turn.
+    received: Option<Instant>,
 }
 
 type Out<'a> = &'a mut dyn FnMut(&str);
@@ -130,6 +134,7 @@ impl Session {
             own: None,
             pending_stops: Arc::new(AtomicI64::new(0)),
             saved_games: 0,
+            received: None,
         }
     }
 
@@ -156,6 +161,16 @@ impl Session {
         let mut lines = Vec::new();
         let flow = self.handle_line(line, &mut |s| lines.push(s.to_string()));
         (lines, flow)
+    }
+
+    /// [`Session::handle_line`] for a line that arrived at `received`: a move it asks for
+    /// is due that long after it (a manager's clock runs from when it sent the line, which
+    /// may have waited behind slow commands).
+    pub fn handle_line_at(&mut self, line: &str, received: Instant, out: Out) -> Flow {
+        self.received = Some(received);
+        let flow = self.handle_line(line, out);
+        self.received = None;
+        flow
     }
 
     /// Handles one input line; answers go to `out`, one line per call, without newline.
@@ -372,6 +387,10 @@ impl Session {
             (d, c) => d.or(c),
         };
         l.nodes = self.max_nodes;
+        if let Some(waited) = self.received.map(|r| r.elapsed()) {
+            l.soft_time = l.soft_time.map(|t| t.saturating_sub(waited));
+            l.hard_time = l.hard_time.map(|t| t.saturating_sub(waited));
+        }
         l
     }
 

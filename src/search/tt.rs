@@ -40,53 +40,93 @@ struct Bucket {
 /// Scores at least this far from zero are wins or losses with a distance.
 pub const MATE_BOUND: i32 = 29000;
 
-/// The buckets: zeroed memory aligned to 2 MB, which Linux is asked to back with huge pages
-/// (`madvise`). A probe is a random access into tens of megabytes, so with 4 KB pages
-/// nearly every probe also misses the TLB.
+/// The buckets: zeroed memory; on Linux a large table is an anonymous mapping aligned to
+/// 2 MB and advised to be backed by huge pages ([`Buckets::mapped`]).
 struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
+    /// Linux, tables of a huge page or more: the anonymous mapping the buckets lie in (its
+    /// start and length), unmapped on drop.
+    #[cfg(target_os = "linux")]
+    map: Option<(*mut libc::c_void, usize)>,
 }
 
-/// Alignment (and granule) of the bucket memory: one huge page.
+/// Alignment (and granule) of large bucket memory: one huge page.
 const HUGE: usize = 2 << 20;
 
 impl Buckets {
     fn new(len: usize) -> Buckets {
+        #[cfg(target_os = "linux")]
+        if let Some(b) = Self::mapped(len) {
+            return b;
+        }
         let layout = Self::layout(len);
         // SAFETY: the layout has a nonzero size (at least one bucket).
-        let raw = unsafe { std::alloc::alloc(layout) };
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
             std::alloc::handle_alloc_error(layout)
         };
-        // The advice must come before the first write to the pages, which maps them.
-        #[cfg(target_os = "linux")]
-        if layout.size() >= HUGE {
-            // SAFETY: the range is this allocation; the advice changes no contents. Failure
-            // (no transparent huge pages) only leaves 4 KB pages.
-            unsafe {
-                libc::madvise(raw as *mut libc::c_void, layout.size(), libc::MADV_HUGEPAGE);
-            }
+        // All-zero bytes are a valid bucket (atomic integers).
+        Buckets {
+            ptr,
+            len,
+            #[cfg(target_os = "linux")]
+            map: None,
         }
-        // SAFETY: the allocation holds `layout.size()` bytes; all-zero bytes are a valid
-        // bucket (atomic integers).
-        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        Buckets { ptr, len }
+    }
+
+    /// A table of a huge page or more in an anonymous mapping, aligned to a huge page and
+    /// advised to be backed by huge pages (a probe is a random access into tens of
+    /// megabytes: with 4 KB pages nearly every probe would also miss the TLB). Its pages are
+    /// zero and mapped only when first touched: no search waits for a 64 MB memset (tens of
+    /// milliseconds of a first move), and pages never touched cost no memory.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize) -> Option<Buckets> {
+        let bytes = len * std::mem::size_of::<Bucket>();
+        if bytes < HUGE {
+            return None;
+        }
+        let map_len = bytes + HUGE;
+        // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            std::alloc::handle_alloc_error(Self::layout(len));
+        }
+        let aligned = (raw as usize + HUGE - 1) & !(HUGE - 1);
+        // SAFETY: [aligned, aligned + bytes) lies inside the mapping; the advice changes no
+        // contents, and its failure (no transparent huge pages) only leaves 4 KB pages.
+        unsafe { libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        Some(Buckets {
+            ptr: std::ptr::NonNull::new(aligned as *mut Bucket)?,
+            len,
+            map: Some((raw, map_len)),
+        })
     }
 
     fn layout(len: usize) -> std::alloc::Layout {
         let bytes = len * std::mem::size_of::<Bucket>();
-        let align = if bytes >= HUGE {
-            HUGE
-        } else {
-            std::mem::align_of::<Bucket>()
-        };
-        std::alloc::Layout::from_size_align(bytes, align).expect("table size")
+        std::alloc::Layout::from_size_align(bytes, std::mem::align_of::<Bucket>())
+            .expect("table size")
     }
 }
 
 impl Drop for Buckets {
     fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Some((raw, map_len)) = self.map {
+            // SAFETY: the mapping made in `mapped`, unmapped once.
+            unsafe { libc::munmap(raw, map_len) };
+            return;
+        }
         // SAFETY: allocated in `new` with this layout.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.len)) }
     }
