@@ -43,15 +43,24 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(parse_h8(&h8, size), Ok(p), "{h8} back through parse_h8");
     }
     if let Ok(p) = parse_any(&text, size) {
-        assert!(p.is_none() || p.on_board(size), "parse_any gave {p:?} on {size}");
+        assert!(
+            p.is_none() || p.on_board(size),
+            "parse_any gave {p:?} on {size}"
+        );
     }
     if let Ok(list) = parse_move_list(&text) {
-        assert!(list.iter().all(|&p| on_any_board(p)), "parse_move_list gave {list:?}");
+        assert!(
+            list.iter().all(|&p| on_any_board(p)),
+            "parse_move_list gave {list:?}"
+        );
     }
     // Known bug 2 (docs/fuzzing.md): parse_h8_run panics on text that is not ASCII.
     if text.is_ascii() || strict() {
         if let Ok(list) = parse_h8_run(&text, size) {
-            assert!(list.iter().all(|p| p.on_board(size)), "parse_h8_run gave {list:?}");
+            assert!(
+                list.iter().all(|p| p.on_board(size)),
+                "parse_h8_run gave {list:?}"
+            );
         }
     }
 
@@ -61,7 +70,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(parse_h8(&h8, size), Ok(p), "{p} as {h8} on {size}");
     assert_eq!(parse_any(&h8, size), Ok(p), "{p} as {h8} on {size}");
     assert_eq!(parse_xy(&p.to_string()), Ok(p), "{p} through parse_xy");
-    assert_eq!(parse_any(&p.to_string(), size), Ok(p), "{p} through parse_any");
+    assert_eq!(
+        parse_any(&p.to_string(), size),
+        Ok(p),
+        "{p} through parse_any"
+    );
     assert_eq!(format_h8(Pos::NONE, size), "pass");
     assert_eq!(parse_xy(&Pos::NONE.to_string()), Ok(Pos::NONE));
     let points: Vec<Pos> = rest

