@@ -8,7 +8,6 @@ use crate::search::{Info, Limits, Outcome, RootScores, Shared};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,27 +32,39 @@ pub enum GameStatus {
 }
 
 /// Why a move was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The point is off the board.
+    #[error("{0} is off the board")]
     OffBoard(Pos),
     /// The point holds a stone.
+    #[error("{0} is already occupied")]
     Occupied(Pos),
     /// Forbidden for black under renju (double three, double four or overline).
+    #[error("{0} is forbidden for black under renju")]
     Forbidden(Pos),
     /// The game has ended.
+    #[error("the game is over")]
     GameOver,
 }
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::OffBoard(p) => write!(f, "{p} is off the board"),
-            MoveError::Occupied(p) => write!(f, "{p} is already occupied"),
-            MoveError::Forbidden(p) => write!(f, "{p} is forbidden for black under renju"),
-            MoveError::GameOver => write!(f, "the game is over"),
-        }
-    }
+/// A board size the engine does not play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board size {0} is not supported (sizes {MIN_SIZE} to {MAX_SIZE})")]
+pub struct SizeError(pub usize);
+
+/// Why a take-back was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TakeBackError {
+    /// The game has no move.
+    #[error("no move to take back")]
+    NoMove,
+    /// `Pos::NONE` was asked for, and the last move is a stone.
+    #[error("the last move is not a pass")]
+    NotAPass,
+    /// The point holds no stone.
+    #[error("no stone on {0}")]
+    NoStone(Pos),
 }
 
 /// How the engine chooses its move (the levels of the classic write-ups).
@@ -144,12 +155,12 @@ pub struct Engine {
 
 impl Engine {
     /// A new game on a `size` board under `rule` with default settings.
-    pub fn new(size: usize, rule: Rule) -> Result<Engine, String> {
+    pub fn new(size: usize, rule: Rule) -> Result<Engine, SizeError> {
         Engine::with_config(size, rule, Config::default())
     }
 
     /// A new game with the given settings.
-    pub fn with_config(size: usize, rule: Rule, config: Config) -> Result<Engine, String> {
+    pub fn with_config(size: usize, rule: Rule, config: Config) -> Result<Engine, SizeError> {
         check_size(size)?;
         Ok(Engine {
             board: Board::new(size, rule),
@@ -163,7 +174,7 @@ impl Engine {
     }
 
     /// Starts a new game (the table is kept: positions do not change meaning).
-    pub fn new_game(&mut self, size: usize, rule: Rule) -> Result<(), String> {
+    pub fn new_game(&mut self, size: usize, rule: Rule) -> Result<(), SizeError> {
         check_size(size)?;
         self.board = Board::new(size, rule);
         self.status = GameStatus::Ongoing;
@@ -325,19 +336,19 @@ impl Engine {
     /// their colours, and the lifted stone's colour is to move (as [`Engine::set_stones`]
     /// judges a position). Errors if `p` holds no stone (for `Pos::NONE`: if the last move
     /// is no pass).
-    pub fn take_back(&mut self, p: Pos) -> Result<(), String> {
+    pub fn take_back(&mut self, p: Pos) -> Result<(), TakeBackError> {
         if self.board.moves().is_empty() {
-            return Err("no move to take back".into());
+            return Err(TakeBackError::NoMove);
         }
         if p.is_none() && self.board.last_move() != p {
-            return Err("the last move is not a pass".into());
+            return Err(TakeBackError::NotAPass);
         }
         if self.board.last_move() == p {
             self.undo();
             return Ok(());
         }
         let Some(colour) = self.board.stone(p) else {
-            return Err(format!("no stone on {p}"));
+            return Err(TakeBackError::NoStone(p));
         };
         let moves = self.board.moves();
         let stones = |c: Color| -> Vec<Pos> {
@@ -350,7 +361,9 @@ impl Engine {
         };
         let (black, white) = (stones(Color::Black), stones(Color::White));
         let moves = alternate(&black, &white, colour);
-        self.set_stones(&moves).map_err(|e| e.to_string())
+        // The other stones were on the board: on it, and each on its own point.
+        self.set_stones(&moves)
+            .map_err(|_| TakeBackError::NoStone(p))
     }
 
     /// Replaces the game by the position of `moves` (as [`Engine::set_position`] takes them)
@@ -524,13 +537,11 @@ pub fn alternate(black: &[Pos], white: &[Pos], to_move: Color) -> Vec<Pos> {
     moves
 }
 
-fn check_size(size: usize) -> Result<(), String> {
+fn check_size(size: usize) -> Result<(), SizeError> {
     if (MIN_SIZE..=MAX_SIZE).contains(&size) {
         Ok(())
     } else {
-        Err(format!(
-            "board size {size} is not supported (sizes {MIN_SIZE} to {MAX_SIZE})"
-        ))
+        Err(SizeError(size))
     }
 }
 

@@ -14,6 +14,20 @@
 //! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
 //!    [`record`] (game records), [`benchmark`] (the bench set), [`suite`] (test positions).
 //!    Only they and the binaries read or write anything.
+//!
+//! The engine in a few lines: a game, a move of ours, and the engine's answer within a node
+//! budget (node budgets give the same move on every machine).
+//!
+//! ```
+//! use wuzi::{Engine, GameStatus, Level, Limits, Pos, Rule};
+//!
+//! let mut engine = Engine::new(15, Rule::Renju).expect("15x15 is supported");
+//! engine.play(Pos::new(7, 7)).expect("an empty point");
+//! let limits = Limits { nodes: Some(20_000), ..Limits::default() };
+//! let outcome = engine.think(Level::Full, &limits, &mut |_| {});
+//! assert_eq!(engine.play(outcome.best), Ok(GameStatus::Ongoing));
+//! assert_eq!(engine.board().moves().len(), 2);
+//! ```
 
 // Per-side and per-direction loops index several parallel arrays at once; an index reads
 // better there than zipped iterators.
@@ -46,6 +60,6 @@ pub mod record;
 pub mod suite;
 
 pub use board::Board;
-pub use engine::{Engine, GameStatus, Level, MoveError};
+pub use engine::{Engine, GameStatus, Level, MoveError, SizeError, TakeBackError};
 pub use search::Limits;
 pub use types::{Color, Dir, Pos, Rule};

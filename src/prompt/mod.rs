@@ -43,7 +43,7 @@ impl Prompt {
     /// A 15x15 freestyle game, human black, full strength at one second a move, varying
     /// among near-equal moves ([`DEFAULT_VARY`]) with a seed from the clock.
     pub fn new() -> Result<Prompt, String> {
-        let mut engine = Engine::new(15, Rule::Freestyle)?;
+        let mut engine = Engine::new(15, Rule::Freestyle).map_err(|e| e.to_string())?;
         engine.set_hash_mb(64);
         engine.set_seed(clock_seed());
         engine.set_random_margin(Some(DEFAULT_VARY));
@@ -369,11 +369,13 @@ impl Prompt {
         // On a bad move list, put the old game back.
         let b = self.engine.board();
         let (old_size, old_rule, old_moves) = (b.size(), b.rule(), b.moves().to_vec());
-        let loaded = self.engine.new_game(rec.size, rec.rule).and_then(|_| {
-            self.engine
+        let loaded = match self.engine.new_game(rec.size, rec.rule) {
+            Ok(()) => self
+                .engine
                 .set_position(&rec.moves)
-                .map_err(|e| e.to_string())
-        });
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
         if let Err(e) = loaded {
             let _ = self.engine.new_game(old_size, old_rule);
             let _ = self.engine.set_position(&old_moves);

@@ -306,7 +306,7 @@ impl Session {
                 Ok(())
             }
             Command::Takeback(p) => {
-                self.engine.take_back(p)?;
+                self.engine.take_back(p).map_err(|e| e.to_string())?;
                 out("OK");
                 Ok(())
             }
@@ -341,7 +341,9 @@ impl Session {
 
     fn reset_game(&mut self, size: usize) -> Result<(), String> {
         self.block = None;
-        self.engine.new_game(size, self.engine.board().rule())?;
+        self.engine
+            .new_game(size, self.engine.board().rule())
+            .map_err(|e| e.to_string())?;
         self.own = None;
         Ok(())
     }

@@ -21,7 +21,7 @@ impl Referee {
             ..Config::default()
         };
         Ok(Referee {
-            engine: Engine::with_config(size, rule, config)?,
+            engine: Engine::with_config(size, rule, config).map_err(|e| e.to_string())?,
         })
     }
 
