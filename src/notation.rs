@@ -84,6 +84,10 @@ pub fn parse_move_list(s: &str) -> Result<Vec<Pos>, String> {
 
 /// Parses a run-together `h8h7j6` string (as in Rapfi's bench set).
 pub fn parse_h8_run(s: &str, size: usize) -> Result<Vec<Pos>, String> {
+    // Byte positions below are character positions only in ASCII.
+    if let Some(c) = s.chars().find(|c| !c.is_ascii()) {
+        return Err(format!("'{c}' is not a column letter or a row number"));
+    }
     let mut out = Vec::new();
     let b = s.as_bytes();
     let mut i = 0;
@@ -96,4 +100,22 @@ pub fn parse_h8_run(s: &str, size: usize) -> Result<Vec<Pos>, String> {
         out.push(parse_h8(&s[start..i], size)?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text that is not ASCII is refused, not sliced inside a character (the fuzz target
+    /// `notation` found the panic: `fuzz/regressions/notation`).
+    #[test]
+    fn h8_runs_refuse_other_characters() {
+        for s in ["h8é", "é", "h8i9j10\u{1F600}", "ｈ８"] {
+            assert!(parse_h8_run(s, 15).is_err(), "{s}");
+        }
+        assert_eq!(
+            parse_h8_run("h8i9", 15),
+            Ok(vec![Pos::new(7, 7), Pos::new(8, 6)])
+        );
+    }
 }

@@ -114,6 +114,11 @@ impl Rule {
             .find(|r| r.name().eq_ignore_ascii_case(s.trim()))
     }
 
+    /// Is it a caro rule (a five closed at both ends by the opponent does not win)?
+    pub fn is_caro(self) -> bool {
+        matches!(self, Rule::Caro { .. })
+    }
+
     /// Does black play under forbidden-point restrictions?
     #[inline(always)]
     pub fn has_forbidden(self) -> bool {

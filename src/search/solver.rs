@@ -7,7 +7,7 @@
 use crate::board::Board;
 use crate::movegen::{five_point, three_defences, MoveList, ScoredMove};
 use crate::threat::Threat;
-use crate::types::{Color, Pos};
+use crate::types::{Color, Dir, Pos};
 use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -334,6 +334,27 @@ impl Solver {
             line.push(Pos::NONE);
             return Ok(true);
         }
+        if b.rule().is_caro() {
+            // Caro: a stone beyond the five's far end stops it too; every block must lose.
+            let mut blocks = Vec::new();
+            five_blocks(b, a, q, &mut blocks);
+            let mut kept = None;
+            for &p in &blocks {
+                M::play(b, p);
+                let mut sub = Vec::new();
+                let r = self.vcf_node::<M>(b, depth - 1, &mut sub);
+                M::take_back(b);
+                if !r? {
+                    return Ok(false);
+                }
+                kept.get_or_insert((p, sub));
+            }
+            if let Some((p, sub)) = kept {
+                line.extend(sub);
+                line.push(p);
+            }
+            return Ok(true);
+        }
         // The next node probes the table after the block's make: start its load now.
         self.vcf_tt.prefetch(b.hash_after(q));
         M::play(b, q);
@@ -444,7 +465,11 @@ impl Solver {
                     line.push(Pos::NONE);
                     return Ok(true);
                 }
-                moves.push(q);
+                let mut blocks = Vec::new();
+                five_blocks(b, a, q, &mut blocks);
+                for p in blocks {
+                    moves.push(p);
+                }
             }
             _ => {
                 let (q1, q2) = two_fives(b, a);
@@ -673,9 +698,56 @@ fn attack_moves<const N: usize>(
     k
 }
 
+/// The defender's replies to the attacker's only five point `q`: `q` itself, and under caro
+/// every empty point within five of it along a line after which the attacker has no five
+/// point (a stone just beyond the five's far end closes the five at both ends, and a five
+/// closed at both ends does not win there).
+fn five_blocks(b: &mut Board, attacker: Color, q: Pos, out: &mut Vec<Pos>) {
+    out.push(q);
+    if !b.rule().is_caro() {
+        return;
+    }
+    let geo = b.geometry();
+    for d in Dir::ALL {
+        for k in (-5..=5).filter(|&k| k != 0) {
+            let Some(p) = geo.step(q, d, k) else { continue };
+            if b.is_empty(p) && !out.contains(&p) {
+                b.make(p);
+                let stopped = b.count(attacker, Threat::Five) == 0;
+                b.undo();
+                if stopped {
+                    out.push(p);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Caro: after black's four 3..6,7 (closed at 2,7 by white), white stops the five at
+    /// 7,7 or just beyond it at 8,7 (the five 3..7,7 would be closed at both ends). The
+    /// solver once tried only 7,7 and claimed a VCF that 8,7 refutes (found by the fuzz
+    /// target `solver`: `fuzz/regressions/solver/caro-vcf-misses-the-far-end-block`).
+    #[test]
+    fn caro_fours_are_blocked_beyond_the_far_end_too() {
+        let moves = crate::notation::parse_move_list(
+            "3,7 2,7 4,7 10,3 5,7 0,14 5,4 2,14 6,5 4,14 9,8 14,14 8,5 12,14 9,4 5,6",
+        )
+        .expect("moves");
+        let mut b = Board::new(15, crate::types::Rule::Caro { exact: false });
+        b.play_all(&moves).expect("position");
+        let limits = SolveLimits::default();
+        assert!(!matches!(Solver::new().vcf(&mut b, &limits), Proof::Win(_)));
+        b.make(Pos::new(6, 7));
+        let mut blocks = Vec::new();
+        five_blocks(&mut b, Color::Black, Pos::new(7, 7), &mut blocks);
+        assert!(blocks.contains(&Pos::new(7, 7)) && blocks.contains(&Pos::new(8, 7)));
+        b.make(Pos::new(8, 7));
+        assert_eq!(b.count(Color::Black, Threat::Five), 0, "8,7 stops the five");
+    }
 
     /// A solver whose VCT table is limited keeps it within its entries (plus what one call
     /// adds, at most its nodes) over many calls, where an unlimited one grows past that.
