@@ -17,9 +17,10 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
     /// The side to move wins. The line alternates attacker and defender moves, starting with
-    /// the attacker's first and ending with its five; `Pos::NONE` stands for a defender move
-    /// that cannot matter (it has no way to stop the five). For VCT it is the main line: the
-    /// first defence tried at each step.
+    /// the attacker's first and ending with its five (a VCF line), or with a straight four
+    /// the defender cannot stop (a VCT line may end there: two five points remain);
+    /// `Pos::NONE` stands for a defender move that cannot matter (it has no way to stop the
+    /// five). For VCT it is the main line: the first defence tried at each step.
     Win(Vec<Pos>),
     /// No win within the depth (proven for that depth).
     NoWin,
