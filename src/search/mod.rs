@@ -188,6 +188,8 @@ pub struct Searcher<'a> {
     aborted: bool,
     /// Which root moves get exact scores.
     pub root: RootScores,
+    /// When the hard time limit ends, if there is one.
+    deadline: Option<Instant>,
     /// Thread index (helpers vary their depths).
     pub id: usize,
     /// Late-move reductions by depth and move index ([`params::LMR_SCALE`]).
@@ -230,6 +232,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             aborted: false,
             root: RootScores::Best,
+            deadline: shared.limits.hard_time.map(|t| shared.start + t),
             id,
             lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),
         }

@@ -437,7 +437,9 @@ impl Searcher<'_> {
             let lim = SolveLimits {
                 depth: LEAF_VCF_DEPTH,
                 nodes: budget,
-                deadline: None,
+                // The hard limit: a leaf check of thousands of nodes (at ply 1, under caro's
+                // slower moves) would otherwise run past it before the next clock read.
+                deadline: self.deadline,
                 stop: None,
             };
             let r = match pending.as_ref().map(|pd| pd.p) {

@@ -6,6 +6,7 @@
 
 use crate::board::Board;
 use crate::movegen::{five_point, three_defences, MoveList, ScoredMove};
+use crate::pattern::Pattern;
 use crate::threat::Threat;
 use crate::types::{Color, Dir, Pos};
 use ahash::AHashMap;
@@ -700,7 +701,7 @@ fn attack_moves<const N: usize>(
 }
 
 /// The defender's replies to the attacker's only five point `q`: `q` itself, and under caro
-/// every empty point within five of it along a line after which the attacker has no five
+/// every empty point within five of it along its five's line after which the attacker has no five
 /// point (a stone just beyond the five's far end closes the five at both ends, and a five
 /// closed at both ends does not win there).
 fn five_blocks(b: &mut Board, attacker: Color, q: Pos, out: &mut Vec<Pos>) {
@@ -709,7 +710,12 @@ fn five_blocks(b: &mut Board, attacker: Color, q: Pos, out: &mut Vec<Pos>) {
         return;
     }
     let geo = b.geometry();
-    for d in Dir::ALL {
+    // Only along a line on which `q` makes the five.
+    let lines: Vec<Dir> = Dir::ALL
+        .into_iter()
+        .filter(|&d| b.pattern(q, attacker, d) == Pattern::Five)
+        .collect();
+    for d in lines {
         for k in (-5..=5).filter(|&k| k != 0) {
             let Some(p) = geo.step(q, d, k) else { continue };
             if b.is_empty(p) && !out.contains(&p) {
