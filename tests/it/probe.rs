@@ -41,13 +41,29 @@ fn random_weights(rng: &mut Xoshiro256PlusPlus) -> CountWeights {
     w
 }
 
+/// One game on each rule and size (15, 19, 9), probing every sixth position.
 #[test]
 fn probes_match_the_made_move() {
+    let probed = probe_games(1, 6);
+    assert!(probed > 1_000, "only {probed} probes");
+}
+
+/// Two games on each rule and size, probing every third position.
+#[test]
+#[ignore = "long: twice the games, twice the probes a game"]
+fn probes_match_the_made_move_in_more_games() {
+    let probed = probe_games(2, 3);
+    assert!(probed > 5_000, "only {probed} probes");
+}
+
+/// Plays `games` random games on each rule and size; at every `every`-th ply probes each
+/// near empty cell against the board after the move is made. Returns the number of probes.
+fn probe_games(games: usize, every: usize) -> usize {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(20_261_125);
     let mut probed = 0;
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
         for size in [15, 19, 9] {
-            for _game in 0..2 {
+            for _game in 0..games {
                 let mut b = Board::new(size, rule);
                 let w = random_weights(&mut rng);
                 for ply in 0..size * size / 3 {
@@ -61,8 +77,8 @@ fn probes_match_the_made_move() {
                     if near.is_empty() {
                         break;
                     }
-                    // Every third position (the debug build rechecks the whole board per make).
-                    for &p in near.iter().filter(|_| ply % 3 == 0) {
+                    // Not every position: the debug build rechecks the whole board per make.
+                    for &p in near.iter().filter(|_| ply % every == 0) {
                         let a = b.after(p, &w);
                         assert_eq!(a, b.after_scalar(p, &w), "{rule:?} {size} {p}: kernels");
                         let hash = b.hash_after(p);
@@ -89,5 +105,5 @@ fn probes_match_the_made_move() {
             }
         }
     }
-    assert!(probed > 5_000, "only {probed} probes");
+    probed
 }

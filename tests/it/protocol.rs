@@ -302,7 +302,7 @@ fn swap2_board() {
     b.end_within(Duration::from_secs(2));
 }
 
-/// The position of `a_lost_renju_black_still_plays_a_legal_move` (tests/engine.rs) through
+/// The position of `a_lost_renju_black_still_plays_a_legal_move` (tests/it/engine.rs) through
 /// the brain: black's only block is forbidden, and the brain still answers a legal move.
 #[test]
 fn a_lost_renju_black_answers_a_move_not_an_error() {

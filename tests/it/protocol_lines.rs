@@ -76,10 +76,23 @@ impl Gen {
     }
 }
 
+/// Three games of 160 generated lines (the first three of
+/// [`over_a_thousand_generated_lines`]).
 #[test]
+fn hundreds_of_generated_lines() {
+    generated_lines(3);
+}
+
+#[test]
+#[ignore = "long: eight games of 160 lines"]
 fn over_a_thousand_generated_lines() {
+    generated_lines(8);
+}
+
+/// `games` games of 160 generated lines, each game from `START 15`.
+fn generated_lines(games: usize) {
     let mut g = Gen(0x9e37_79b9_7f4a_7c15);
-    for game in 0..8 {
+    for game in 0..games {
         let mut s = Session::new(options());
         s.answer("START 15");
         for _ in 0..160 {

@@ -1,9 +1,7 @@
-//! Win and forbidden-point detection against `../shared/data/rules` and the `five` rows of
+//! Win and forbidden-point detection against `tests/data/rules` and the `five` rows of
 //! the tactical suites: positions and answers nobody on this project wrote.
 
-mod common;
-
-use common::suite;
+use crate::common::suite;
 use wuzi::suite::PointSet;
 use wuzi::types::{Color, Pos};
 use wuzi::Board;

@@ -1,10 +1,8 @@
-//! The threat-space solver against the tactical suites of `../shared/data/tactics`.
+//! The threat-space solver against the tactical suites of `tests/data/tactics`.
 //! The default run samples each suite; the full suites are `#[ignore]`d tests that CI runs
-//! in release mode (`cargo test --release --test threats -- --ignored`).
+//! in release mode (`cargo test --release --test it threats:: -- --ignored`).
 
-mod common;
-
-use common::{sample, suite};
+use crate::common::{sample, suite};
 use std::time::{Duration, Instant};
 use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::suite::{PointSet, SuiteRow};
@@ -97,22 +95,22 @@ fn freestyle_no_vcf_sampled() {
 }
 
 #[test]
-#[ignore = "full suite: run in release by CI"]
+#[ignore = "long: the full suite"]
 fn freestyle_vcf_full() {
     check_vcf(&suite("tactics/freestyle_vcf.tsv"));
 }
 #[test]
-#[ignore = "full suite: run in release by CI"]
+#[ignore = "long: the full suite"]
 fn standard_vcf_full() {
     check_vcf(&suite("tactics/standard_vcf.tsv"));
 }
 #[test]
-#[ignore = "full suite: run in release by CI"]
+#[ignore = "long: the full suite"]
 fn renju_vcf_full() {
     check_vcf(&suite("tactics/renju_vcf.tsv"));
 }
 #[test]
-#[ignore = "full suite: run in release by CI"]
+#[ignore = "long: the full suite"]
 fn freestyle_no_vcf_full() {
     check_no_vcf(&suite("tactics/freestyle_no_vcf.tsv"));
 }
@@ -120,11 +118,24 @@ fn freestyle_no_vcf_full() {
 /// The lean VCF (freestyle) visits the same nodes as the VCF on full moves and proves the
 /// same wins with lines as long: on the freestyle suites, for both sides, with the leaf
 /// search's small budget (where the budget cut must fall on the same node) and a large one.
+/// Every 96th row of each suite here; every 24th in [`lean_vcf_matches_full_moves_on_more_rows`].
 #[test]
 fn lean_vcf_matches_full_moves() {
+    check_lean_vcf(96, 12, 2);
+}
+
+#[test]
+#[ignore = "long: four times the rows of lean_vcf_matches_full_moves"]
+fn lean_vcf_matches_full_moves_on_more_rows() {
+    check_lean_vcf(24, 50, 10);
+}
+
+/// The lean and the full VCF agree on every `step`-th row of the freestyle suites; more than
+/// `min_wins` of the searches prove a win and more than `min_cut` stop at the budget.
+fn check_lean_vcf(step: usize, min_wins: usize, min_cut: usize) {
     let mut rows = Vec::new();
     for s in ["vcf", "no_vcf", "defend_vcf", "win"] {
-        rows.extend(sample(suite(&format!("tactics/freestyle_{s}.tsv")), 24));
+        rows.extend(sample(suite(&format!("tactics/freestyle_{s}.tsv")), step));
     }
     let (mut wins, mut cut) = (0, 0);
     for row in &rows {
@@ -156,8 +167,12 @@ fn lean_vcf_matches_full_moves() {
             }
         }
     }
+    eprintln!(
+        "lean VCF: {} rows, {wins} wins, {cut} cut searches",
+        rows.len()
+    );
     assert!(
-        wins > 50 && cut > 10,
+        wins > min_wins && cut > min_cut,
         "too few wins ({wins}) or cut searches ({cut})"
     );
 }
