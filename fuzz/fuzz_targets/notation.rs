@@ -12,6 +12,8 @@
 //! - for the point from the bytes: `format_h8` then `parse_h8` (and `parse_any`) give it
 //!   back, as do `Display` then `parse_xy`; the pass is `pass` and `-1,-1`; several points'
 //!   `h8` forms run together read back through `parse_h8_run`.
+//!
+//! Known bug 2 of docs/fuzzing.md is tolerated unless `WUZI_FUZZ_STRICT=1`.
 #![no_main]
 
 mod common;
@@ -35,12 +37,20 @@ fuzz_target!(|data: &[u8]| {
     // Arbitrary text.
     if let Ok(p) = parse_xy(&text) {
         assert!(on_any_board(p), "parse_xy gave {p:?}");
-        assert_eq!(parse_xy(&p.to_string()), Ok(p), "{p} back through parse_xy");
+        assert_eq!(
+            parse_xy(&p.to_string()).ok(),
+            Some(p),
+            "{p} back through parse_xy"
+        );
     }
     if let Ok(p) = parse_h8(&text, size) {
         assert!(p.on_board(size), "parse_h8 gave {p:?} on {size}");
         let h8 = format_h8(p, size);
-        assert_eq!(parse_h8(&h8, size), Ok(p), "{h8} back through parse_h8");
+        assert_eq!(
+            parse_h8(&h8, size).ok(),
+            Some(p),
+            "{h8} back through parse_h8"
+        );
     }
     if let Ok(p) = parse_any(&text, size) {
         assert!(
@@ -67,21 +77,29 @@ fuzz_target!(|data: &[u8]| {
     // Points of the board.
     let p = Pos::new(*x as usize % size, *y as usize % size);
     let h8 = format_h8(p, size);
-    assert_eq!(parse_h8(&h8, size), Ok(p), "{p} as {h8} on {size}");
-    assert_eq!(parse_any(&h8, size), Ok(p), "{p} as {h8} on {size}");
-    assert_eq!(parse_xy(&p.to_string()), Ok(p), "{p} through parse_xy");
+    assert_eq!(parse_h8(&h8, size).ok(), Some(p), "{p} as {h8} on {size}");
+    assert_eq!(parse_any(&h8, size).ok(), Some(p), "{p} as {h8} on {size}");
     assert_eq!(
-        parse_any(&p.to_string(), size),
-        Ok(p),
+        parse_xy(&p.to_string()).ok(),
+        Some(p),
+        "{p} through parse_xy"
+    );
+    assert_eq!(
+        parse_any(&p.to_string(), size).ok(),
+        Some(p),
         "{p} through parse_any"
     );
     assert_eq!(format_h8(Pos::NONE, size), "pass");
-    assert_eq!(parse_xy(&Pos::NONE.to_string()), Ok(Pos::NONE));
+    assert_eq!(parse_xy(&Pos::NONE.to_string()).ok(), Some(Pos::NONE));
     let points: Vec<Pos> = rest
         .chunks_exact(2)
         .take(16)
         .map(|c| Pos::new(c[0] as usize % size, c[1] as usize % size))
         .collect();
     let run: String = points.iter().map(|&q| format_h8(q, size)).collect();
-    assert_eq!(parse_h8_run(&run, size), Ok(points), "{run} on {size}");
+    assert_eq!(
+        parse_h8_run(&run, size).ok(),
+        Some(points),
+        "{run} on {size}"
+    );
 });

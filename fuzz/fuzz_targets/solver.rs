@@ -10,17 +10,22 @@
 //!   five point;
 //! - in a VCF line every attacker move but the last makes a four (`Threat::is_four`, and the
 //!   attacker then has a five point);
-//! - where the attacker threatens a five (VCF and VCT alike), the defender's move is its only
-//!   defence: no other legal move leaves the attacker without a five point. The solver
+//! - where the attacker threatens a five (VCF and VCT alike), the defender has no defence or
+//!   the line's move is its only one: no other legal move leaves the attacker without a five
+//!   point. The solver
 //!   tries that one reply alone, so a second defence would make its proof incomplete. The
 //!   reference tries every cell within five of a five point along its four lines, where
 //!   the five's cells and ends lie;
 //! - a side to move with a five point wins by VCF and by VCT, with a line of one move;
 //! - under freestyle, the VCF on lean moves gives the same answer, node count and line
-//!   length as on full moves (its documented contract), and the same line but for the
-//!   order of the last two moves where the last four leaves two five points;
+//!   length as on full moves (its documented contract), and the same line but for its last
+//!   two moves, which may name another of two five points; the full-move line is checked
+//!   as above too;
 //! - a VCF win of k fours is never a VCT `NoWin` at depth k or more;
 //! - the solver leaves the board as it found it (hash and moves).
+//!
+//! Known bugs 1, 4 and 5 of docs/fuzzing.md are tolerated unless `WUZI_FUZZ_STRICT=1`.
+//! Run with `-O`: the board's debug recomputation after every make took ~90% of the time.
 #![no_main]
 
 mod common;
@@ -31,8 +36,7 @@ use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::types::{Color, Dir, Pos, Rule};
 use wuzi::Board;
 
-/// Budgets: small, so that one input takes milliseconds even with the board's debug
-/// recomputation after every make.
+/// Budgets: small, so that one input takes about a millisecond (with `-O`).
 const VCF_LIMITS: (u8, u64) = (20, 3_000);
 const VCT_LIMITS: (u8, u64) = (3, 1_500);
 
@@ -91,6 +95,14 @@ fn five_stops(b: &mut Board) -> Vec<Pos> {
     stops
 }
 
+/// Known bug 4 (docs/fuzzing.md): under caro one stone can close a five at both ends
+/// (beyond its far end, or on one of two five points, closing the other), and the solver
+/// does not try such replies. Tolerated: under caro the defences are not compared, and a
+/// line's last move need only have been a five point before the defender's last reply.
+fn caro_tolerated(b: &Board) -> bool {
+    matches!(b.rule(), Rule::Caro { .. }) && !strict()
+}
+
 /// Replays a claimed win on a copy of `board` and checks each step (see the file's doc).
 fn check_line(board: &Board, line: &[Pos], kind: Kind) {
     let mut b = board.clone();
@@ -106,6 +118,8 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
     );
     let ctx = format!("{ctx} after the moves {:?}", show(b.moves()));
     assert!(line.len() % 2 == 1, "{ctx}: even length");
+    // The attacker's five points before the latest defender move.
+    let mut threatened = Vec::new();
     for (i, &p) in line.iter().enumerate() {
         let last = i + 1 == line.len();
         if i % 2 == 0 {
@@ -117,15 +131,22 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 if !b.makes_five(p, a) && kind == Kind::Vct && !strict() {
                     // Known bug 1 (docs/fuzzing.md): a VCT line may end with a straight
                     // four. Then check that it wins: no five point for the defender, and
-                    // no defender move stops every five of the attacker.
+                    // no defender move stops every five of the attacker (known bug 4 aside).
                     b.make(p);
                     assert!(
-                        five_points(&b, d).is_empty() && five_stops(&mut b).is_empty(),
+                        five_points(&b, d).is_empty()
+                            && (caro_tolerated(&b) || five_stops(&mut b).is_empty()),
                         "{ctx}: the last move {p} is not a five, nor a four that wins"
                     );
                     break;
                 }
-                assert!(b.makes_five(p, a), "{ctx}: the last move {p} is not a five");
+                // Known bug 4: the defender's reply may have closed the five the solver
+                // counted on; tolerated under caro if `p` was a five point before it.
+                let was_five = caro_tolerated(&b) && threatened.contains(&p);
+                assert!(
+                    b.makes_five(p, a) || was_five,
+                    "{ctx}: the last move {p} is not a five"
+                );
                 break;
             }
             assert!(
@@ -147,7 +168,8 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 );
             }
         } else {
-            let stops = if five_points(&b, a).is_empty() {
+            threatened = five_points(&b, a);
+            let stops = if threatened.is_empty() {
                 None
             } else {
                 Some(five_stops(&mut b))
@@ -160,17 +182,18 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 b.make_pass();
                 continue;
             }
+            // Known bug 5 (docs/fuzzing.md): against two five points the line's reply can
+            // be a point forbidden to renju black. Tolerated where no reply would matter
+            // (no legal move stops every five); the line then goes on from that move.
+            let lost_anyway = !strict() && stops.as_ref().is_some_and(|s| s.is_empty());
             assert!(
-                legal(&mut b, p),
+                b.is_empty(p) && (lost_anyway || legal(&mut b, p)),
                 "{ctx}: defender move {i} ({p}) is not legal"
             );
             if let Some(stops) = stops {
-                // Known bug 4 (docs/fuzzing.md): under caro a stone just beyond a five's far
-                // end also stops it, and the solver does not try it. Tolerated there: the
-                // line's reply need only be one of the defences.
-                let caro = matches!(b.rule(), Rule::Caro { .. });
+                // Known bug 4: see `caro_tolerated`.
                 assert!(
-                    stops.is_empty() || stops == [p] || (caro && !strict() && stops.contains(&p)),
+                    stops.is_empty() || stops == [p] || caro_tolerated(&b),
                     "{ctx}: defender move {i} ({p}) is not its only defence: {:?}",
                     show(&stops)
                 );
@@ -220,17 +243,13 @@ fuzz_target!(|data: &[u8]| {
             "VCF nodes on full moves, then on lean ones"
         );
         match (&on_full, &vcf) {
-            // The same moves, but where the last four leaves two five points the two may
-            // name them in either order (block one, five on the other).
+            // The same fours and blocks; the last two moves may differ where the attacker
+            // has two five points (which one it names, and which one is blocked).
             (Proof::Win(f), Proof::Win(l)) => {
+                check_line(&b, f, Kind::Vcf);
                 let cut = f.len().saturating_sub(2);
-                let ends = |v: &[Pos]| {
-                    let mut e = v[cut.min(v.len())..].to_vec();
-                    e.sort();
-                    e
-                };
                 assert!(
-                    f.len() == l.len() && f[..cut] == l[..cut] && ends(f) == ends(l),
+                    f.len() == l.len() && f[..cut] == l[..cut],
                     "VCF on full moves {f:?}, on lean ones {l:?}"
                 );
             }
@@ -249,11 +268,16 @@ fuzz_target!(|data: &[u8]| {
             "VCT with a five point: {vct:?}"
         );
     }
-    if let (Proof::Win(line), Proof::NoWin) = (&vcf, &vct) {
+    // Known bug 4: under caro a VCF win can be false, and the VCT can see it.
+    if let (Proof::Win(line), Proof::NoWin, false) = (&vcf, &vct, caro_tolerated(&b)) {
         let fours = line.len() / 2;
         assert!(
             fours > vct_limits.depth as usize,
-            "VCF wins with {fours} fours, VCT to depth {} finds no win",
+            "{size} {rule:?} {} to move after {:?}: VCF wins with {fours} fours ({:?}), VCT \
+             to depth {} finds no win",
+            b.to_move(),
+            b.moves().iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            line.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
             vct_limits.depth
         );
     }
