@@ -128,24 +128,24 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 "{ctx}: attacker move {i} ({p}) is not legal"
             );
             if last {
-                if !b.makes_five(p, a) && kind == Kind::Vct && !strict() {
-                    // Known bug 1 (docs/fuzzing.md): a VCT line may end with a straight
-                    // four. Then check that it wins: no five point for the defender, and
-                    // no defender move stops every five of the attacker (known bug 4 aside).
-                    b.make(p);
-                    assert!(
-                        five_points(&b, d).is_empty()
-                            && (caro_tolerated(&b) || five_stops(&mut b).is_empty()),
-                        "{ctx}: the last move {p} is not a five, nor a four that wins"
-                    );
-                    break;
-                }
                 // Known bug 4: the defender's reply may have closed the five the solver
                 // counted on; tolerated under caro if `p` was a five point before it.
                 let was_five = caro_tolerated(&b) && threatened.contains(&p);
+                if b.makes_five(p, a) || was_five {
+                    break;
+                }
+                // Known bug 1 (docs/fuzzing.md): a VCT line may end with a straight four.
+                // Then check that it wins: no five point for the defender, and no defender
+                // move stops every five of the attacker (known bug 4 aside).
                 assert!(
-                    b.makes_five(p, a) || was_five,
+                    kind == Kind::Vct && !strict(),
                     "{ctx}: the last move {p} is not a five"
+                );
+                b.make(p);
+                assert!(
+                    five_points(&b, d).is_empty()
+                        && (caro_tolerated(&b) || five_stops(&mut b).is_empty()),
+                    "{ctx}: the last move {p} is not a five, nor a four that wins"
                 );
                 break;
             }
