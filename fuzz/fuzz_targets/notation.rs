@@ -12,13 +12,8 @@
 //! - for the point from the bytes: `format_h8` then `parse_h8` (and `parse_any`) give it
 //!   back, as do `Display` then `parse_xy`; the pass is `pass` and `-1,-1`; several points'
 //!   `h8` forms run together read back through `parse_h8_run`.
-//!
-//! Known bug 2 of docs/fuzzing.md is tolerated unless `WUZI_FUZZ_STRICT=1`.
 #![no_main]
 
-mod common;
-
-use common::strict;
 use libfuzzer_sys::fuzz_target;
 use wuzi::notation::{format_h8, parse_any, parse_h8, parse_h8_run, parse_move_list, parse_xy};
 use wuzi::types::{Pos, MAX_SIZE, MIN_SIZE};
@@ -64,14 +59,11 @@ fuzz_target!(|data: &[u8]| {
             "parse_move_list gave {list:?}"
         );
     }
-    // Known bug 2 (docs/fuzzing.md): parse_h8_run panics on text that is not ASCII.
-    if text.is_ascii() || strict() {
-        if let Ok(list) = parse_h8_run(&text, size) {
-            assert!(
-                list.iter().all(|p| p.on_board(size)),
-                "parse_h8_run gave {list:?}"
-            );
-        }
+    if let Ok(list) = parse_h8_run(&text, size) {
+        assert!(
+            list.iter().all(|p| p.on_board(size)),
+            "parse_h8_run gave {list:?}"
+        );
     }
 
     // Points of the board.

@@ -12,13 +12,8 @@
 //! - across formats: a text record without passes written as `.psq` reads back with the
 //!   same size and moves (names and result are not all representable there), and one with a
 //!   pass is refused by `to_psq`.
-//!
-//! Known bug 3 of docs/fuzzing.md is tolerated unless `WUZI_FUZZ_STRICT=1`.
 #![no_main]
 
-mod common;
-
-use common::strict;
 use libfuzzer_sys::fuzz_target;
 use wuzi::record::GameRecord;
 use wuzi::types::{Rule, MAX_SIZE, MIN_SIZE};
@@ -37,18 +32,6 @@ fn check_valid(r: &GameRecord, passes: bool) {
     }
 }
 
-/// `rec` as its writers keep it. Known bug 3 (docs/fuzzing.md): both parsers keep a lone
-/// carriage return inside a player's name (lines end at `\n` only), and both writers turn
-/// it into a space. Tolerated by default: the round trips compare the names as written.
-fn as_written(rec: &GameRecord) -> GameRecord {
-    let mut r = rec.clone();
-    if !strict() {
-        r.black = r.black.replace('\r', " ");
-        r.white = r.white.replace('\r', " ");
-    }
-    r
-}
-
 fuzz_target!(|data: &[u8]| {
     let Some((&r, rest)) = data.split_first() else {
         return;
@@ -61,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         let written = rec.to_text();
         let back = GameRecord::parse(&written)
             .unwrap_or_else(|e| panic!("{rec:?} wrote\n{written}\nwhich does not parse: {e}"));
-        assert_eq!(back, as_written(&rec), "text round trip of\n{written}");
+        assert_eq!(back, rec, "text round trip of\n{written}");
         assert_eq!(back.to_text(), written, "the text writer is not stable");
         let has_pass = rec.moves.iter().any(|p| p.is_none());
         match rec.to_psq(&[]) {
@@ -88,6 +71,6 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_else(|e| panic!("{rec:?} refused by to_psq: {e}"));
         let back = GameRecord::from_psq(&written, rule)
             .unwrap_or_else(|e| panic!("{rec:?} wrote\n{written}\nwhich does not read: {e}"));
-        assert_eq!(back, as_written(&rec), ".psq round trip of\n{written}");
+        assert_eq!(back, rec, ".psq round trip of\n{written}");
     }
 });
