@@ -1,7 +1,8 @@
 //! Turning a `BOARD` block (own and opponent stones, in any order) into a move list with
 //! alternating colours after which the engine is to move.
 
-use crate::types::Pos;
+use crate::engine::alternate;
+use crate::types::{Color, Pos};
 
 /// Who a `BOARD` stone belongs to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,21 +46,12 @@ pub fn moves_from_stones(stones: &[(Pos, Owner)]) -> Vec<Pos> {
         .map(|s| s.0)
         .collect();
     let engine_white = opp.len() > own.len();
-    let (black, white) = if engine_white { (opp, own) } else { (own, opp) };
-    // Black to move needs as many white stones as black ones; white to move one fewer.
-    let white_needed = if engine_white {
-        black.len() - 1
+    let (black, white, own_colour) = if engine_white {
+        (opp, own, Color::White)
     } else {
-        black.len()
+        (own, opp, Color::Black)
     };
-    let mut moves = Vec::with_capacity(2 * black.len());
-    for i in 0..black.len() {
-        moves.push(black[i]);
-        if i < white_needed {
-            moves.push(white.get(i).copied().unwrap_or(Pos::NONE));
-        }
-    }
-    moves
+    alternate(&black, &white, own_colour)
 }
 
 #[cfg(test)]

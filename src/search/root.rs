@@ -142,7 +142,8 @@ impl Searcher<'_> {
             depth,
             nodes,
             deadline: time.map(|t| self.shared.start + t),
-            stop: Some(self.shared.stop.clone()),
+            // The searcher's solver watches the search's stop flag (`Solver::watch`).
+            stop: None,
         };
         let vcf = self
             .solver
@@ -214,7 +215,7 @@ impl Searcher<'_> {
     }
 
     /// Limits of a solve for the opponent's threat after a root move (a VCT, or with `vct`
-    /// false a VCF): `nodes`, `deadline` and the search's stop flag.
+    /// false a VCF): `nodes` and `deadline` (the solver watches the search's stop flag).
     pub(super) fn defence_limits(
         &self,
         vct: bool,
@@ -229,7 +230,8 @@ impl Searcher<'_> {
             },
             nodes,
             deadline,
-            stop: Some(self.shared.stop.clone()),
+            // The searcher's solver watches the search's stop flag (`Solver::watch`).
+            stop: None,
         }
     }
 
