@@ -12,7 +12,7 @@
 //!    the transposition table, time management, threads, parameters).
 //! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O).
 //! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
-//!    [`record`] (game records), [`benchmark`] (the bench set), [`suite`] (test positions).
+//!    [`web`] (the board in a browser, over HTTP), [`record`] (game records), [`benchmark`] (the bench set), [`suite`] (test positions).
 //!    Only they and the binaries read or write anything.
 //!
 //! The engine in a few lines: a game, a move of ours, and the engine's answer within a node
@@ -58,6 +58,7 @@ pub mod prompt;
 pub mod protocol;
 pub mod record;
 pub mod suite;
+pub mod web;
 
 pub use board::Board;
 pub use engine::{Engine, GameStatus, Level, MoveError, SizeError, TakeBackError};

@@ -21,3 +21,4 @@ mod rules;
 mod simd;
 mod table_props;
 mod threats;
+mod web;

@@ -1,12 +1,14 @@
 //! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
-//! `solve` runs the threat-space solver. Each subcommand lives in its own file beside this
-//! one, as an `Args` struct (its flags) and a `run` function (its work).
+//! `solve` runs the threat-space solver; `serve` the board in a browser. Each subcommand
+//! lives in its own file beside this one, as an `Args` struct (its flags) and a `run`
+//! function (its work).
 //!
 //! Adding a subcommand: a file `NAME.rs` here with `pub struct Args` (`#[derive(clap::Args)]`,
 //! its doc comment is the help text) and `pub fn run(args: Args) -> ExitCode`, then a
 //! `mod NAME;`, a variant of [`Command`] and an arm in `main`.
 
 mod play;
+mod serve;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +29,7 @@ struct Cli {
 enum Command {
     Play(play::Args),
     Solve(solve::Args),
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +37,6 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Play(play::Args::default())) {
         Command::Play(args) => play::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

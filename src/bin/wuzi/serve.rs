@@ -1,0 +1,85 @@
+//! `wuzi serve`: the board in a browser. Starts the local web server (`wuzi::web`) and
+//! prints its address; `--open` also opens it in the system's browser.
+
+use std::process::ExitCode;
+use wuzi::web::{Options, Server};
+
+/// Play and analyse in a web browser: starts a local web server and prints its address.
+///
+/// The page (embedded in the binary, works offline) plays every rule and board size, shows
+/// the engine's search live, lists the best moves in analysis mode, and loads and saves
+/// game records.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on; the default keeps the board on this machine.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Open the page in the system's browser as well.
+    #[arg(long)]
+    open: bool,
+    /// Most searches at once (more are refused with "busy"); default: the number of cores.
+    #[arg(long)]
+    max_searches: Option<usize>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let mut options = Options {
+        host: args.host,
+        port: args.port,
+        ..Options::default()
+    };
+    if let Some(n) = args.max_searches {
+        options.max_searches = n.max(1);
+    }
+    let server = match Server::start(&options) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "wuzi serve: cannot listen on {}:{}: {e}",
+                options.host, options.port
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let url = server.url();
+    println!("wuzi serves the board at {url} (Ctrl-C to stop)");
+    if args.open && !open_browser(&url) {
+        eprintln!("wuzi serve: found no browser to open; open {url} yourself");
+    }
+    match server.wait() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wuzi serve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Asks the system to open `url`: the desktop's opener where there is one. Returns whether
+/// one started.
+fn open_browser(url: &str) -> bool {
+    let openers: &[(&str, &[&str])] = if cfg!(target_os = "macos") {
+        &[("open", &[])]
+    } else if cfg!(windows) {
+        &[("cmd", &["/C", "start", ""])]
+    } else {
+        &[
+            ("xdg-open", &[]),
+            ("sensible-browser", &[]),
+            ("x-www-browser", &[]),
+        ]
+    };
+    openers.iter().any(|(program, pre)| {
+        std::process::Command::new(program)
+            .args(*pre)
+            .arg(url)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .is_ok()
+    })
+}

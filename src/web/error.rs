@@ -1,0 +1,72 @@
+//! The web API's errors: a status code and a message, answered as JSON
+//! (`{"error": "..."}`) so that the page can show the message as it is.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// A refused request: the status to answer and a sentence for a person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// What was wrong, in one sentence.
+    pub message: String,
+}
+
+impl ApiError {
+    /// 400: the request cannot be read (a bad move string, a bad parameter).
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+    /// 404: no such game (or page).
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+    /// 409: the request does not fit the game's state (the engine is thinking, the game
+    /// is over, nothing to undo).
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+    /// 422: a well-formed request the rules refuse (an occupied or forbidden point).
+    pub fn unprocessable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+    /// 503: every search slot (or game slot) is taken; try again later.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message });
+        (self.status, Json(body)).into_response()
+    }
+}
+
+/// A body axum could not read: malformed JSON (400), the wrong fields (422), no JSON
+/// content type (415), or more than the body limit (413). Its status is kept.
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        let message = match r.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_string(),
+            _ => r.body_text(),
+        };
+        ApiError::new(r.status(), message)
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> ApiError {
+        ApiError::new(r.status(), r.body_text())
+    }
+}

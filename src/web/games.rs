@@ -1,0 +1,114 @@
+//! The server's games, one per page (by id), and the search slots they share: at most
+//! `max_searches` searches at once (a request beyond them is answered 503 at once, not
+//! queued), at most `max_games` games kept (the one idle longest is let go for a new one).
+
+use super::error::ApiError;
+use super::session::Session;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// A game shared between requests. Locks are held for a step, never across a wait.
+pub type Shared = Arc<Mutex<Session>>;
+
+/// Locks a game. A lock poisoned by a panic elsewhere still holds a whole game (every
+/// change is made through the engine facade, which refuses bad moves before it changes
+/// anything), so it is used, not given up.
+pub fn lock(game: &Shared) -> MutexGuard<'_, Session> {
+    game.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The games and the search slots.
+pub struct Games {
+    games: Mutex<HashMap<String, Shared>>,
+    max_games: usize,
+    slots: Arc<Semaphore>,
+    max_searches: usize,
+    /// Longest analysis, in seconds.
+    pub analysis_seconds: f64,
+    next: Mutex<u64>,
+}
+
+impl Games {
+    /// No games yet.
+    pub fn new(max_games: usize, max_searches: usize, analysis_seconds: f64) -> Games {
+        let max_searches = max_searches.max(1);
+        Games {
+            games: Mutex::new(HashMap::new()),
+            max_games: max_games.max(1),
+            slots: Arc::new(Semaphore::new(max_searches)),
+            max_searches,
+            analysis_seconds,
+            next: Mutex::new(crate::engine::clock_seed()),
+        }
+    }
+
+    /// A fresh id: a counter, mixed so that ids do not look like neighbours.
+    pub fn new_id(&self) -> String {
+        let mut n = self.next.lock().unwrap_or_else(|p| p.into_inner());
+        *n = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *n;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        format!("{:012x}", (z ^ (z >> 31)) & 0xFFFF_FFFF_FFFF)
+    }
+
+    /// Keeps a new game, letting go of the one idle longest if the server is full (503 if
+    /// every game is searching).
+    pub fn insert(&self, session: Session) -> Result<Shared, ApiError> {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        if games.len() >= self.max_games {
+            let idle = games
+                .iter()
+                .map(|(id, g)| (id, lock(g)))
+                .filter(|(_, s)| s.running().is_none())
+                .min_by_key(|(_, s)| s.touched)
+                .map(|(id, _)| id.clone());
+            match idle {
+                Some(id) => {
+                    games.remove(&id);
+                }
+                None => {
+                    return Err(ApiError::busy(format!(
+                        "the server holds {} games, all thinking: try again soon",
+                        games.len()
+                    )))
+                }
+            }
+        }
+        let id = session.id().to_string();
+        let shared = Arc::new(Mutex::new(session));
+        games.insert(id, shared.clone());
+        Ok(shared)
+    }
+
+    /// The game `id` (404 if there is none: never made, deleted, or let go).
+    pub fn get(&self, id: &str) -> Result<Shared, ApiError> {
+        let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let game = games.get(id).cloned().ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no game '{id}' on this server (it may have been closed): start a new one"
+            ))
+        })?;
+        lock(&game).touched = std::time::Instant::now();
+        Ok(game)
+    }
+
+    /// Forgets the game `id`; returns it so that a running search can be stopped.
+    pub fn remove(&self, id: &str) -> Result<Shared, ApiError> {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        games
+            .remove(id)
+            .ok_or_else(|| ApiError::not_found(format!("no game '{id}' on this server")))
+    }
+
+    /// A search slot, or 503 if all are taken.
+    pub fn slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.slots.clone().try_acquire_owned().map_err(|_| {
+            ApiError::busy(format!(
+                "the server is busy: {} searches are running (its limit); try again in a moment",
+                self.max_searches
+            ))
+        })
+    }
+}

@@ -1,0 +1,335 @@
+//! Searches for the page, streamed as server-sent events: the engine's move, a hint, or an
+//! analysis that keeps thinking and lists the best N moves. The engine thinks on a blocking
+//! thread (with its own search threads); this side forwards its progress, ticks at least
+//! every [`TICK`] between iterations, and stops the search when the page stops listening.
+//!
+//! Events: `progress` ([`Progress`]), `nbest` ([`NBest`]), then one `done` ([`Done`]) or
+//! `error` (`{"error": ...}`).
+
+use super::error::ApiError;
+use super::games::{lock, Games, Shared};
+use super::json::{Done, Forced, NBest, Progress, Scored};
+use super::session::Running;
+use super::strength::Checked;
+use crate::engine::Engine;
+use crate::notation::format_h8;
+use crate::search::{mate_distance, Info, Limits};
+use crate::types::{Color, Pos};
+use axum::response::sse::{Event, Sse};
+use futures_util::stream::Stream;
+use std::convert::Infallible;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio::sync::OwnedSemaphorePermit;
+
+/// The longest wait between two progress events while a search runs. The engine reports
+/// finished iterations only, which at depth come seconds apart; the page is promised one
+/// at least every 250 ms.
+pub const TICK: Duration = Duration::from_millis(200);
+
+/// The first analysis round's time; each later one has twice the time, up to
+/// [`LONGEST_ROUND`]. The table keeps what the earlier rounds found.
+const FIRST_ROUND: Duration = Duration::from_millis(250);
+const LONGEST_ROUND: Duration = Duration::from_secs(16);
+
+/// What a search is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// The engine's move, played when found.
+    Move,
+    /// A move for the person, not played.
+    Hint,
+    /// The best `n` moves, round after round, until stopped or out of time.
+    Analyse(usize),
+}
+
+/// What the blocking side sends.
+enum Msg {
+    Info(Info),
+    NBest(Vec<(Pos, i32)>),
+}
+
+/// What the blocking side returns with the engine.
+struct Found {
+    best: Pos,
+    score: i32,
+    depth: i32,
+}
+
+/// Starts a search on game `id`: 404 for no game, 409 if it is over or already searching,
+/// 503 if every search slot is taken. The stream ends with the `done` event.
+pub fn start(
+    games: &Arc<Games>,
+    id: &str,
+    job: Job,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let game = games.get(id)?;
+    let (engine, running, checked) = {
+        let mut s = lock(&game);
+        if s.running().is_some() {
+            return Err(ApiError::conflict(
+                "the engine is already thinking on this game",
+            ));
+        }
+        if s.state().status != "ongoing" {
+            return Err(ApiError::conflict(
+                "the game is over: undo, or start a new one",
+            ));
+        }
+        let slot = games.slot()?;
+        let (engine, running) = s.lend()?;
+        (engine, (running, slot), s.checked().clone())
+    };
+    let (tx, mut rx) = unbounded_channel::<Event>();
+    let analysis = Duration::from_secs_f64(games.analysis_seconds.max(0.1));
+    tokio::spawn(drive(game, engine, job, checked, running, tx, analysis));
+    let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|e| e.map(Ok)));
+    Ok(Sse::new(stream))
+}
+
+/// Runs the search on a blocking thread and forwards its progress until it ends, then gives
+/// the engine back to the game (playing the move of a [`Job::Move`] unless nobody waits).
+async fn drive(
+    game: Shared,
+    engine: Engine,
+    job: Job,
+    checked: Checked,
+    (running, slot): (Running, OwnedSemaphorePermit),
+    tx: UnboundedSender<Event>,
+    analysis: Duration,
+) {
+    let size = engine.board().size();
+    let side = engine.board().to_move();
+    let start = Instant::now();
+    let (msg_tx, mut msg_rx) = unbounded_channel::<Msg>();
+    let flags = running.clone();
+    let mut work = tokio::task::spawn_blocking(move || {
+        let mut engine = engine;
+        let found = think(&mut engine, job, &checked, &flags, &msg_tx, analysis);
+        (engine, found)
+    });
+    let mut last = empty_progress();
+    let mut tick = tokio::time::interval(TICK);
+    let mut left = false;
+    let mut rounds = 0;
+    let mut forward = |msg: Msg, last: &mut Progress| match msg {
+        Msg::Info(info) => {
+            *last = progress(&info, size, side);
+            event("progress", last)
+        }
+        Msg::NBest(list) => {
+            rounds += 1;
+            event("nbest", &nbest(&list, size, side, start, rounds))
+        }
+    };
+    let result = loop {
+        tokio::select! {
+            biased;
+            Some(msg) = msg_rx.recv() => { let _ = tx.send(forward(msg, &mut last)); }
+            r = &mut work => break r,
+            _ = tick.tick() => {
+                last.elapsed_ms = start.elapsed().as_millis() as u64;
+                let _ = tx.send(event("progress", &last));
+            }
+            _ = tx.closed(), if !left => {
+                // The page went away: the search is for nobody.
+                left = true;
+                running.cancel.store(true, Ordering::SeqCst);
+                running.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    };
+    while let Ok(msg) = msg_rx.try_recv() {
+        let _ = tx.send(forward(msg, &mut last));
+    }
+    let cancelled = running.cancel.load(Ordering::SeqCst);
+    let stopped = cancelled || running.halt.load(Ordering::SeqCst);
+    let mut s = lock(&game);
+    let (found, played) = match result {
+        Ok((engine, found)) => {
+            s.give_back(engine);
+            let play = job == Job::Move && !cancelled && !found.best.is_none();
+            let played = play && s.play_pos(found.best).is_ok();
+            (found, played)
+        }
+        Err(_) => {
+            // The search thread failed: the game is rebuilt from its moves.
+            s.rebuild();
+            let _ = tx.send(event(
+                "error",
+                &serde_json::json!({ "error": "the search failed; the game is kept" }),
+            ));
+            return;
+        }
+    };
+    let done = Done {
+        best: (!found.best.is_none()).then(|| format_h8(found.best, size)),
+        score: found.score,
+        score_text: score_text(found.score),
+        depth: found.depth.max(last.depth),
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        played,
+        stopped,
+        state: s.state(),
+    };
+    drop(s);
+    drop(slot);
+    let _ = tx.send(event("done", &done));
+}
+
+/// The blocking side: the search itself.
+fn think(
+    engine: &mut Engine,
+    job: Job,
+    checked: &Checked,
+    flags: &Running,
+    tx: &UnboundedSender<Msg>,
+    analysis: Duration,
+) -> Found {
+    let halted = || flags.cancel.load(Ordering::SeqCst) || flags.halt.load(Ordering::SeqCst);
+    let cancelled = || flags.cancel.load(Ordering::SeqCst);
+    let mut on_info = |info: &Info| {
+        let _ = tx.send(Msg::Info(info.clone()));
+    };
+    let nothing = Found {
+        best: Pos::NONE,
+        score: 0,
+        depth: 0,
+    };
+    match job {
+        Job::Move | Job::Hint => {
+            // A stop raised for an earlier search that had already ended is lowered; a stop
+            // raised for this one is seen in its flags (raised before `stop`).
+            flags.stop.store(false, Ordering::SeqCst);
+            if cancelled() {
+                return nothing;
+            }
+            if halted() {
+                flags.stop.store(true, Ordering::SeqCst);
+            }
+            let out = engine.think(checked.level, &checked.limits, &mut on_info);
+            Found {
+                best: out.best,
+                score: out.score,
+                depth: out.depth,
+            }
+        }
+        Job::Analyse(n) => {
+            let start = Instant::now();
+            let mut round = FIRST_ROUND;
+            let mut found = nothing;
+            loop {
+                flags.stop.store(false, Ordering::SeqCst);
+                if halted() {
+                    break;
+                }
+                let left = analysis.saturating_sub(start.elapsed());
+                let time = round.min(left);
+                let limits = Limits {
+                    depth: None,
+                    nodes: None,
+                    soft_time: Some(time),
+                    hard_time: Some(time),
+                };
+                let list = engine.think_nbest(n, &limits, &mut on_info);
+                if let Some(&(best, score)) = list.first() {
+                    found = Found {
+                        best,
+                        score,
+                        depth: found.depth,
+                    };
+                }
+                let _ = tx.send(Msg::NBest(list));
+                if start.elapsed() >= analysis || halted() {
+                    break;
+                }
+                round = (round * 2).min(LONGEST_ROUND);
+            }
+            found
+        }
+    }
+}
+
+fn event<T: serde::Serialize>(name: &str, data: &T) -> Event {
+    Event::default()
+        .event(name)
+        .json_data(data)
+        .unwrap_or_else(|_| Event::default().event(name).data("{}"))
+}
+
+fn empty_progress() -> Progress {
+    Progress {
+        depth: 0,
+        seldepth: 0,
+        score: 0,
+        score_text: "+0".into(),
+        black_win: 0.5,
+        nodes: 0,
+        nps: 0,
+        elapsed_ms: 0,
+        pv: Vec::new(),
+        forced: None,
+    }
+}
+
+fn progress(info: &Info, size: usize, side: Color) -> Progress {
+    let forced = mate_distance(info.score).map(|m| Forced {
+        winner: if m >= 0 { side } else { !side }.to_string(),
+        plies: m.abs(),
+    });
+    Progress {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score,
+        score_text: score_text(info.score),
+        black_win: black_win(info.score, side),
+        nodes: info.nodes,
+        nps: info.nps(),
+        elapsed_ms: info.elapsed.as_millis() as u64,
+        pv: info.pv.iter().map(|&p| format_h8(p, size)).collect(),
+        forced,
+    }
+}
+
+fn nbest(list: &[(Pos, i32)], size: usize, side: Color, start: Instant, round: u32) -> NBest {
+    NBest {
+        round,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        moves: list
+            .iter()
+            .map(|&(p, score)| Scored {
+                point: format_h8(p, size),
+                score,
+                score_text: score_text(score),
+                black_win: black_win(score, side),
+            })
+            .collect(),
+    }
+}
+
+/// Black's chance to win as the page's bar shows it: a logistic curve of the score with
+/// 200 units (about two open threes' worth) for odds of e:1, and certainty for a proven
+/// result. A picture of the score, not a calibrated probability.
+pub fn black_win(score: i32, side: Color) -> f64 {
+    let own = match mate_distance(score) {
+        Some(m) if m >= 0 => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / (1.0 + (-(score as f64) / 200.0).exp()),
+    };
+    if side == Color::Black {
+        own
+    } else {
+        1.0 - own
+    }
+}
+
+/// A score for a person, as the prompt writes it.
+pub fn score_text(score: i32) -> String {
+    match mate_distance(score) {
+        Some(m) if m >= 0 => format!("win in {}", (m + 1) / 2),
+        Some(m) => format!("loss in {}", (-m + 1) / 2),
+        None => format!("{score:+}"),
+    }
+}

@@ -1,0 +1,453 @@
+//! One page's game: the engine (lent to a search while one runs), the person's colour, the
+//! engine's strength and the moves undone (for redo). Every change goes through the engine
+//! facade; a refused change leaves the game as it was.
+
+use super::error::ApiError;
+use super::five::winning_line;
+use super::json::{State, Strength};
+use super::position::{format_moves, parse_moves, parse_rule};
+use super::strength::{check, Checked};
+use crate::engine::{clock_seed, Engine, GameStatus, MoveError};
+use crate::notation::{format_h8, parse_any};
+use crate::record::{GameRecord, GameResult};
+use crate::types::{Color, Pos, Rule};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Who the person plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Human {
+    /// One colour; the engine the other.
+    Plays(Color),
+    /// Both (analysis, or two people): the engine moves only when asked.
+    Both,
+}
+
+impl Human {
+    /// Reads `black`, `white` or `both`.
+    pub fn parse(s: &str) -> Result<Human, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "black" => Ok(Human::Plays(Color::Black)),
+            "white" => Ok(Human::Plays(Color::White)),
+            "both" => Ok(Human::Both),
+            _ => Err(format!("human wants black, white or both, not '{s}'")),
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Human::Plays(c) => c.to_string(),
+            Human::Both => "both".into(),
+        }
+    }
+}
+
+/// A game's memory for searches: the prompt's 64 MB table, so that the engine plays in the
+/// page as it plays at the prompt (pages are mapped on first touch, so an idle game costs
+/// little).
+const HASH_MB: usize = 64;
+
+/// A search running on a game: its own flags, and the engine's stop flag. Whoever raises
+/// `cancel` or `halt` raises it before `stop`, so that a search that lowers `stop` and then
+/// reads them cannot miss both.
+#[derive(Clone)]
+pub struct Running {
+    /// Nobody waits for the search any more: it ends, and its move is not played.
+    pub cancel: Arc<AtomicBool>,
+    /// The page asked it to stop: a move search plays its best move so far, an analysis
+    /// ends.
+    pub halt: Arc<AtomicBool>,
+    /// The engine's stop flag (stops the current `think`).
+    pub stop: Arc<AtomicBool>,
+}
+
+/// One game.
+pub struct Session {
+    id: String,
+    /// `None` while a search has the engine.
+    engine: Option<Engine>,
+    /// Size, rule and moves, kept beside the engine so that the state can be shown while a
+    /// search has it, and the game rebuilt should a search never give it back.
+    size: usize,
+    rule: Rule,
+    moves: Vec<Pos>,
+    human: Human,
+    strength: Strength,
+    checked: Checked,
+    redo: Vec<Pos>,
+    running: Option<Running>,
+    state: State,
+    /// When a request last used the game (idle games are let go first).
+    pub touched: Instant,
+}
+
+impl Session {
+    /// A new game; `moves` (a move string) sets its position.
+    pub fn new(
+        id: String,
+        size: usize,
+        rule: Rule,
+        human: Human,
+        strength: Strength,
+        moves: Option<&str>,
+    ) -> Result<Session, ApiError> {
+        let checked = check(&strength).map_err(ApiError::bad_request)?;
+        let mut engine =
+            Engine::new(size, rule).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        engine.set_hash_mb(HASH_MB);
+        engine.set_seed(clock_seed());
+        engine.set_random_margin(checked.vary);
+        let mut session = Session {
+            id,
+            engine: None,
+            size,
+            rule,
+            moves: Vec::new(),
+            human,
+            strength,
+            checked,
+            redo: Vec::new(),
+            running: None,
+            state: placeholder_state(),
+            touched: Instant::now(),
+        };
+        if let Some(text) = moves {
+            let list = parse_moves(text, size).map_err(ApiError::bad_request)?;
+            engine
+                .set_position(&list)
+                .map_err(|e| move_error(e, size))?;
+        }
+        session.give_back(engine);
+        Ok(session)
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The state as the page draws it.
+    pub fn state(&self) -> State {
+        let mut s = self.state.clone();
+        s.thinking = self.running.is_some();
+        s
+    }
+
+    /// The running search, if any.
+    pub fn running(&self) -> Option<&Running> {
+        self.running.as_ref()
+    }
+
+    /// The engine's strength, checked.
+    pub fn checked(&self) -> &Checked {
+        &self.checked
+    }
+
+    /// The engine, or 409 while a search has it.
+    fn engine(&mut self) -> Result<&mut Engine, ApiError> {
+        self.engine
+            .as_mut()
+            .ok_or_else(|| ApiError::conflict("the engine is thinking on this game: stop it first"))
+    }
+
+    /// Lends the engine to a search (409 if one runs already). The caller gives it back
+    /// with [`Session::give_back`].
+    pub fn lend(&mut self) -> Result<(Engine, Running), ApiError> {
+        let engine = self
+            .engine
+            .take()
+            .ok_or_else(|| ApiError::conflict("the engine is already thinking on this game"))?;
+        let running = Running {
+            cancel: Arc::new(AtomicBool::new(false)),
+            halt: Arc::new(AtomicBool::new(false)),
+            stop: engine.stop_flag(),
+        };
+        self.running = Some(running.clone());
+        Ok((engine, running))
+    }
+
+    /// Takes the engine back from a search (or a constructor) and refreshes the state.
+    pub fn give_back(&mut self, mut engine: Engine) {
+        self.running = None;
+        self.moves = engine.board().moves().to_vec();
+        self.state = self.describe(&mut engine);
+        self.engine = Some(engine);
+    }
+
+    /// A search ended without giving the engine back (it failed): the game is rebuilt from
+    /// the moves kept beside it.
+    pub fn rebuild(&mut self) {
+        let moves = self.moves.clone();
+        match Session::new(
+            self.id.clone(),
+            self.size,
+            self.rule,
+            self.human,
+            self.strength.clone(),
+            None,
+        ) {
+            Ok(mut fresh) => {
+                if let Some(e) = fresh.engine.as_mut() {
+                    let _ = e.set_position(&moves);
+                }
+                if let Some(e) = fresh.engine.take() {
+                    self.give_back(e);
+                }
+            }
+            Err(_) => self.running = None,
+        }
+    }
+
+    /// Plays a move (`h8` or `x,y`) for the side to move.
+    pub fn play(&mut self, text: &str) -> Result<(), ApiError> {
+        let size = self.size;
+        let p = parse_any(text, size).map_err(ApiError::bad_request)?;
+        if p.is_none() {
+            return Err(ApiError::bad_request("passing is not allowed here"));
+        }
+        self.play_pos(p)?;
+        self.redo.clear();
+        self.refresh();
+        Ok(())
+    }
+
+    /// Plays `p` (an engine's move, or a redo), keeping the redo list.
+    pub fn play_pos(&mut self, p: Pos) -> Result<(), ApiError> {
+        let size = self.size;
+        let engine = self.engine()?;
+        engine.play(p).map_err(|e| move_error(e, size))?;
+        self.refresh();
+        Ok(())
+    }
+
+    /// Takes back up to `count` moves (at least one must be there).
+    pub fn undo(&mut self, count: usize) -> Result<(), ApiError> {
+        let engine = self.engine()?;
+        if engine.board().moves().is_empty() {
+            return Err(ApiError::conflict("nothing to undo"));
+        }
+        let mut undone = Vec::new();
+        for _ in 0..count.max(1) {
+            match engine.undo() {
+                Some(p) => undone.push(p),
+                None => break,
+            }
+        }
+        self.redo.extend(undone);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Replays up to `count` undone moves.
+    pub fn redo(&mut self, count: usize) -> Result<(), ApiError> {
+        if self.redo.is_empty() {
+            return Err(ApiError::conflict("nothing to redo"));
+        }
+        self.engine()?;
+        for _ in 0..count.max(1) {
+            let Some(p) = self.redo.pop() else { break };
+            if let Err(e) = self.play_pos(p) {
+                self.redo.clear();
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the moves by those of a move string.
+    pub fn set_position(&mut self, text: &str) -> Result<(), ApiError> {
+        let size = self.size;
+        let moves = parse_moves(text, size).map_err(ApiError::bad_request)?;
+        self.engine()?
+            .set_position(&moves)
+            .map_err(|e| move_error(e, size))?;
+        self.redo.clear();
+        self.refresh();
+        Ok(())
+    }
+
+    /// Changes the person's colour and the engine's strength.
+    pub fn settings(
+        &mut self,
+        human: Option<Human>,
+        strength: Option<Strength>,
+    ) -> Result<(), ApiError> {
+        let checked = match &strength {
+            Some(s) => Some(check(s).map_err(ApiError::bad_request)?),
+            None => None,
+        };
+        let engine = self.engine()?;
+        if let Some(c) = &checked {
+            engine.set_random_margin(c.vary);
+        }
+        if let (Some(s), Some(c)) = (strength, checked) {
+            self.strength = s;
+            self.checked = c;
+        }
+        if let Some(h) = human {
+            self.human = h;
+        }
+        self.refresh();
+        Ok(())
+    }
+
+    /// The game as a record: wuzi's text format, or `.psq` if `psq`.
+    pub fn record(&self, psq: bool) -> Result<String, ApiError> {
+        let mut rec = GameRecord::new(self.rule, self.size);
+        rec.moves = self.moves.clone();
+        rec.result = match self.state.winner.as_deref() {
+            Some("black") => GameResult::BlackWins,
+            Some("white") => GameResult::WhiteWins,
+            _ if self.state.status == "draw" => GameResult::Draw,
+            _ => GameResult::Unfinished,
+        };
+        let (you, wuzi) = ("you".to_string(), "wuzi".to_string());
+        (rec.black, rec.white) = match self.human {
+            Human::Plays(Color::Black) => (you, wuzi),
+            Human::Plays(Color::White) => (wuzi, you),
+            Human::Both => (you.clone(), you),
+        };
+        if psq {
+            rec.to_psq(&[]).map_err(ApiError::unprocessable)
+        } else {
+            Ok(rec.to_text())
+        }
+    }
+
+    /// Loads a record (the size and rule are the record's; a `.psq` takes `rule`, or the
+    /// game's rule). On error the game is unchanged.
+    pub fn load_record(&mut self, text: &str, rule: Option<&str>) -> Result<(), ApiError> {
+        let psq_rule = match rule {
+            Some(r) => parse_rule(r).map_err(ApiError::bad_request)?,
+            None => self.rule,
+        };
+        let rec = if text.trim_start().starts_with("Piskvorky") {
+            GameRecord::from_psq(text, psq_rule)
+        } else {
+            GameRecord::parse(text)
+        }
+        .map_err(|e| ApiError::unprocessable(format!("not a game record: {e}")))?;
+        self.engine()?;
+        let mut fresh = Session::new(
+            self.id.clone(),
+            rec.size,
+            rec.rule,
+            self.human,
+            self.strength.clone(),
+            None,
+        )?;
+        let engine = fresh.engine()?;
+        engine
+            .set_position(&rec.moves)
+            .map_err(|e| move_error(e, rec.size))?;
+        self.size = rec.size;
+        self.rule = rec.rule;
+        self.redo.clear();
+        if let Some(e) = fresh.engine.take() {
+            self.give_back(e);
+        }
+        Ok(())
+    }
+
+    fn refresh(&mut self) {
+        if let Some(e) = self.engine.take() {
+            self.give_back(e);
+        }
+    }
+
+    fn describe(&self, engine: &mut Engine) -> State {
+        let size = self.size;
+        let h8 = |ps: &[Pos]| ps.iter().map(|&p| format_h8(p, size)).collect::<Vec<_>>();
+        let status = engine.status();
+        let (name, winner) = match status {
+            GameStatus::Ongoing => ("ongoing", None),
+            GameStatus::Five { winner } => ("five", Some(winner)),
+            GameStatus::Forbidden { winner } => ("forbidden", Some(winner)),
+            GameStatus::Draw => ("draw", None),
+        };
+        let five = match status {
+            GameStatus::Five { winner } => winning_line(engine.board(), winner),
+            _ => Vec::new(),
+        };
+        let to_move = engine.board().to_move();
+        let forbidden = if status == GameStatus::Ongoing && to_move == Color::Black {
+            engine.forbidden_points()
+        } else {
+            Vec::new()
+        };
+        let moves = engine.board().moves();
+        State {
+            id: self.id.clone(),
+            size,
+            rule: engine.board().rule().name().into(),
+            moves: h8(moves),
+            position: format_moves(moves, size),
+            to_move: to_move.to_string(),
+            status: name.into(),
+            winner: winner.map(|c| c.to_string()),
+            five: h8(&five),
+            result: result_text(status, self.human),
+            forbidden: h8(&forbidden),
+            redo: self.redo.len(),
+            thinking: false,
+            human: self.human.name(),
+            strength: self.strength.clone(),
+        }
+    }
+}
+
+fn result_text(status: GameStatus, human: Human) -> String {
+    match status {
+        GameStatus::Ongoing => String::new(),
+        GameStatus::Five { winner } if human == Human::Plays(winner) => {
+            "Five in a row: you win!".into()
+        }
+        GameStatus::Five { winner } if human == Human::Both => {
+            format!("Five in a row: {winner} wins.")
+        }
+        GameStatus::Five { winner } => format!("Five in a row: {winner} (wuzi) wins."),
+        GameStatus::Forbidden { winner } => {
+            format!("Black played a forbidden point: {winner} wins.")
+        }
+        GameStatus::Draw => "The board is full: a draw.".into(),
+    }
+}
+
+/// A move the engine refused, as the answer says it: off-board and forbidden points are
+/// 422 (the rules refuse them), an occupied point too, a finished game 409. Points are
+/// named in `h8` notation on a `size` board.
+pub fn move_error(e: MoveError, size: usize) -> ApiError {
+    let h8 = |p: Pos| format_h8(p, size);
+    match e {
+        MoveError::GameOver => ApiError::conflict("the game is over: undo, or start a new one"),
+        MoveError::OffBoard(p) => {
+            ApiError::unprocessable(format!("{p} is off the {size}x{size} board"))
+        }
+        MoveError::Occupied(p) => ApiError::unprocessable(format!("{} is already taken", h8(p))),
+        MoveError::Forbidden(p) => ApiError::unprocessable(format!(
+            "{} is forbidden for black under renju (double three, double four or overline)",
+            h8(p)
+        )),
+    }
+}
+
+fn placeholder_state() -> State {
+    State {
+        id: String::new(),
+        size: 0,
+        rule: String::new(),
+        moves: Vec::new(),
+        position: String::new(),
+        to_move: String::new(),
+        status: String::new(),
+        winner: None,
+        five: Vec::new(),
+        result: String::new(),
+        forbidden: Vec::new(),
+        redo: 0,
+        thinking: false,
+        human: String::new(),
+        strength: super::strength::default_strength(),
+    }
+}

@@ -1,0 +1,511 @@
+//! The web board's HTTP API (`wuzi::web`), served on a free port inside the test and driven
+//! by a small blocking client. Searches are kept short with node budgets and small times.
+//! The page itself is tested in a browser by `tests/browser/board.py`.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::time::{Duration, Instant};
+use wuzi::web::{Options, Server};
+
+/// A server on a free port of 127.0.0.1.
+fn server(max_searches: usize, analysis_seconds: f64) -> Server {
+    let options = Options {
+        host: "127.0.0.1".into(),
+        port: 0,
+        max_searches,
+        max_games: 16,
+        analysis_seconds,
+    };
+    Server::start(&options).expect("a free port")
+}
+
+/// A client that reads error statuses as answers.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+struct Api {
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Api {
+    fn new(s: &Server) -> Api {
+        Api {
+            base: format!("http://{}", s.addr()),
+            agent: agent(),
+        }
+    }
+
+    fn answer(r: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16, Value) {
+        let mut r = r.expect("an answer");
+        let status = r.status().as_u16();
+        let text = r.body_mut().read_to_string().expect("a body");
+        let value = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        (status, value)
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        Api::answer(self.agent.get(format!("{}{path}", self.base)).call())
+    }
+
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        Api::answer(
+            self.agent
+                .post(format!("{}{path}", self.base))
+                .send_json(body),
+        )
+    }
+
+    fn post_raw(&self, path: &str, content_type: &str, body: &str) -> (u16, Value) {
+        Api::answer(
+            self.agent
+                .post(format!("{}{path}", self.base))
+                .header("Content-Type", content_type)
+                .send(body),
+        )
+    }
+
+    fn post_empty(&self, path: &str) -> (u16, Value) {
+        Api::answer(self.agent.post(format!("{}{path}", self.base)).send_empty())
+    }
+
+    /// A new game; panics unless it is made.
+    fn create(&self, body: Value) -> Value {
+        let (status, state) = self.post("/api/games", body);
+        assert_eq!(status, 201, "{state}");
+        state
+    }
+
+    /// Runs a search to its end: the events (name, data) in order, with their arrival times.
+    fn stream(&self, path: &str) -> (u16, Vec<(String, Value, Instant)>) {
+        let mut r = self
+            .agent
+            .post(format!("{}{path}", self.base))
+            .send_empty()
+            .expect("an answer");
+        let status = r.status().as_u16();
+        if status != 200 {
+            return (status, vec![]);
+        }
+        let mut events = Vec::new();
+        let mut name = String::new();
+        for line in BufReader::new(r.body_mut().as_reader()).lines() {
+            let line = line.expect("a line");
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n.to_string();
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                let data = serde_json::from_str(d).expect("JSON data");
+                events.push((name.clone(), data, Instant::now()));
+            }
+        }
+        (status, events)
+    }
+}
+
+/// A quick, reproducible strength: depth 2 within a node budget, no random pick.
+fn quick() -> Value {
+    json!({ "level": "depth", "depth": 2, "time": 5.0, "vary": 0, "nodes": 20000 })
+}
+
+fn done(events: &[(String, Value, Instant)]) -> &Value {
+    let last = events.last().expect("events");
+    assert_eq!(last.0, "done", "{events:?}");
+    &last.1
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+#[test]
+fn a_game_is_played_to_its_result_undone_and_redone() {
+    let srv = server(2, 1.0);
+    let api = Api::new(&srv);
+    // Black (the engine) to move with an open four: it makes five.
+    let g = api.create(json!({
+        "human": "white", "strength": quick(), "moves": "h8a1i8a2j8a3k8a4"
+    }));
+    let id = g["id"].as_str().unwrap();
+    assert_eq!(
+        (g["to_move"].as_str(), g["status"].as_str()),
+        (Some("black"), Some("ongoing"))
+    );
+    let (status, events) = api.stream(&format!("/api/games/{id}/think"));
+    assert_eq!(status, 200);
+    let d = done(&events);
+    assert_eq!(d["played"], true);
+    let state = &d["state"];
+    assert_eq!(state["status"], "five");
+    assert_eq!(state["winner"], "black");
+    assert_eq!(state["result"], "Five in a row: black (wuzi) wins.");
+    let five = strings(&state["five"]);
+    assert_eq!(five.len(), 5, "{five:?}");
+    assert!(five.contains(&"h8".to_string()) && five.contains(&"k8".to_string()));
+    // Over: no move, no search.
+    let (status, e) = api.post(&format!("/api/games/{id}/play"), json!({"move": "c3"}));
+    assert_eq!(status, 409, "{e}");
+    assert_eq!(api.stream(&format!("/api/games/{id}/think")).0, 409);
+    // Undo and redo.
+    let (status, s) = api.post_empty(&format!("/api/games/{id}/undo"));
+    assert_eq!(status, 200);
+    assert_eq!(
+        (s["status"].as_str(), s["redo"].as_u64()),
+        (Some("ongoing"), Some(1))
+    );
+    assert_eq!(s["moves"].as_array().unwrap().len(), 8);
+    let (status, s) = api.post_empty(&format!("/api/games/{id}/redo"));
+    assert_eq!(status, 200);
+    assert_eq!(s["status"], "five");
+    assert_eq!(api.post_empty(&format!("/api/games/{id}/redo")).0, 409);
+    let (status, s) = api.post_empty(&format!("/api/games/{id}/undo?count=3"));
+    assert_eq!((status, s["moves"].as_array().unwrap().len()), (200, 6));
+    // A move of the person's clears the redo list.
+    let (status, s) = api.post(&format!("/api/games/{id}/play"), json!({"move": "7,14"}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["redo"].as_u64(), s["moves"][6].as_str()),
+        (Some(0), Some("h1"))
+    );
+}
+
+#[test]
+fn the_engine_answers_at_every_rule_on_15_and_20() {
+    let srv = server(2, 1.0);
+    let api = Api::new(&srv);
+    for size in [15, 20] {
+        for rule in ["freestyle", "standard", "renju", "caro"] {
+            let g = api.create(json!({ "size": size, "rule": rule, "strength": quick() }));
+            assert_eq!(g["rule"], rule);
+            let id = g["id"].as_str().unwrap();
+            let (status, s) = api.post(&format!("/api/games/{id}/play"), json!({"move": "h8"}));
+            assert_eq!(status, 200, "{s}");
+            let (_, events) = api.stream(&format!("/api/games/{id}/think"));
+            let d = done(&events);
+            assert_eq!(d["played"], true, "{rule} {size}: {d}");
+            let moves = strings(&d["state"]["moves"]);
+            assert_eq!(moves.len(), 2);
+            assert_eq!(d["best"].as_str(), Some(moves[1].as_str()));
+        }
+    }
+}
+
+#[test]
+fn progress_comes_at_least_every_250_ms() {
+    let srv = server(2, 1.0);
+    let api = Api::new(&srv);
+    let strength = json!({ "level": "full", "time": 1.2, "vary": 0 });
+    let g = api.create(json!({ "strength": strength, "moves": "h8i9i8j8" }));
+    let id = g["id"].as_str().unwrap();
+    let started = Instant::now();
+    let (status, events) = api.stream(&format!("/api/games/{id}/think?job=hint"));
+    assert_eq!(status, 200);
+    let d = done(&events);
+    assert_eq!(d["played"], false, "a hint is not played");
+    assert_eq!(d["state"]["moves"].as_array().unwrap().len(), 4);
+    let progress: Vec<&(String, Value, Instant)> =
+        events.iter().filter(|e| e.0 == "progress").collect();
+    assert!(progress.iter().any(|e| e.1["depth"].as_i64() > Some(0)));
+    assert!(progress
+        .iter()
+        .any(|e| !e.1["pv"].as_array().unwrap().is_empty()));
+    let mut times = vec![started];
+    times.extend(events.iter().map(|e| e.2));
+    let gap = times.windows(2).map(|w| w[1] - w[0]).max().unwrap();
+    eprintln!(
+        "progress: {} events in {:?}, longest gap {gap:?}",
+        progress.len(),
+        started.elapsed()
+    );
+    // The server ticks every 200 ms; the slack is for a loaded test machine.
+    assert!(gap <= Duration::from_millis(400), "longest gap {gap:?}");
+}
+
+#[test]
+fn positions_go_in_and_out() {
+    let srv = server(2, 1.0);
+    let api = Api::new(&srv);
+    let g = api.create(json!({ "human": "both" }));
+    let id = g["id"].as_str().unwrap();
+    let (status, s) = api.post(
+        &format!("/api/games/{id}/position"),
+        json!({"moves": "h8i9j10"}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["position"].as_str(), s["to_move"].as_str()),
+        (Some("h8i9j10"), Some("white"))
+    );
+    let (_, s) = api.post(
+        &format!("/api/games/{id}/position"),
+        json!({"moves": "7,7 8,6"}),
+    );
+    assert_eq!(s["position"], "h8i9");
+    // Records: text and psq, saved and loaded back.
+    let text = api.get(&format!("/api/games/{id}/record")).1;
+    let text = text.as_str().unwrap().to_string();
+    assert!(
+        text.contains("Rule: freestyle") && text.contains("h8 i9"),
+        "{text}"
+    );
+    let psq = api.get(&format!("/api/games/{id}/record?format=psq")).1;
+    let psq = psq.as_str().unwrap().to_string();
+    assert!(psq.starts_with("Piskvorky 15x15"), "{psq}");
+    let other = api.create(json!({ "size": 20, "rule": "renju" }));
+    let oid = other["id"].as_str().unwrap();
+    let (status, s) = api.post(&format!("/api/games/{oid}/record"), json!({"text": text}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (
+            s["size"].as_u64(),
+            s["rule"].as_str(),
+            s["position"].as_str()
+        ),
+        (Some(15), Some("freestyle"), Some("h8i9"))
+    );
+    let (status, s) = api.post(
+        &format!("/api/games/{oid}/record"),
+        json!({"text": psq, "rule": "renju"}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["rule"].as_str(), s["position"].as_str()),
+        (Some("renju"), Some("h8i9"))
+    );
+    let (status, e) = api.post(
+        &format!("/api/games/{oid}/record"),
+        json!({"text": "Size: 15\nh8 h8\n"}),
+    );
+    assert_eq!(status, 422, "{e}");
+    assert_eq!(api.get(&format!("/api/games/{oid}")).1["position"], "h8i9");
+}
+
+#[test]
+fn analysis_lists_the_best_moves_and_stops() {
+    let srv = server(2, 0.6);
+    let api = Api::new(&srv);
+    let g = api.create(json!({ "human": "both", "moves": "h8i9i8j8" }));
+    let id = g["id"].as_str().unwrap();
+    let (status, events) = api.stream(&format!("/api/games/{id}/analyse?n=3"));
+    assert_eq!(status, 200);
+    let lists: Vec<&Value> = events
+        .iter()
+        .filter(|e| e.0 == "nbest")
+        .map(|e| &e.1)
+        .collect();
+    assert!(!lists.is_empty(), "{events:?}");
+    let moves = lists.last().unwrap()["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    let scores: Vec<i64> = moves.iter().map(|m| m["score"].as_i64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    let d = done(&events);
+    assert_eq!(
+        (d["played"].as_bool(), d["best"].as_str()),
+        (Some(false), moves[0]["move"].as_str())
+    );
+    assert_eq!(d["state"]["thinking"], false);
+    assert_eq!(api.stream(&format!("/api/games/{id}/analyse?n=0")).0, 400);
+    assert_eq!(api.stream(&format!("/api/games/{id}/analyse?n=x")).0, 400);
+}
+
+#[test]
+fn a_search_nobody_waits_for_is_stopped_and_slots_are_bounded() {
+    let srv = server(1, 60.0);
+    let api = Api::new(&srv);
+    let g = api.create(json!({ "human": "both" }));
+    let id = g["id"].as_str().unwrap().to_string();
+    let other = api.create(json!({}))["id"].as_str().unwrap().to_string();
+    // A long analysis holds the only slot; its reader goes away after the first event.
+    let mut r = api
+        .agent
+        .post(format!("{}/api/games/{id}/analyse", api.base))
+        .send_empty()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let mut first = String::new();
+    let mut reader = BufReader::new(r.body_mut().as_reader());
+    reader.read_line(&mut first).unwrap();
+    assert!(first.starts_with("event:"), "{first}");
+    assert_eq!(api.get(&format!("/api/games/{id}")).1["thinking"], true);
+    // The same game is busy; another game finds no slot.
+    let (status, e) = api.post(&format!("/api/games/{id}/play"), json!({"move": "h8"}));
+    assert_eq!(status, 409, "{e}");
+    let (status, e) = api.post_empty(&format!("/api/games/{other}/think"));
+    assert_eq!(status, 503, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("busy"), "{e}");
+    drop(reader);
+    drop(r);
+    // The server notices at its next tick and stops the search.
+    let left = Instant::now();
+    while api.get(&format!("/api/games/{id}")).1["thinking"] == true {
+        assert!(
+            left.elapsed() < Duration::from_secs(5),
+            "the search was not stopped"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    eprintln!("stopped {:?} after the reader left", left.elapsed());
+    // The slot is free again, and the game is whole.
+    let (status, s) = api.post(&format!("/api/games/{id}/play"), json!({"move": "h8"}));
+    assert_eq!((status, s["position"].as_str()), (200, Some("h8")));
+    // `stop` ends a move search at once, and its move is played.
+    api.post(
+        &format!("/api/games/{other}/settings"),
+        json!({"strength": {"level": "full", "time": 60.0, "vary": 0}}),
+    );
+    api.post(&format!("/api/games/{other}/play"), json!({"move": "h8"}));
+    let base = api.base.clone();
+    let other2 = other.clone();
+    let search = std::thread::spawn(move || {
+        let api = Api {
+            base,
+            agent: agent(),
+        };
+        api.stream(&format!("/api/games/{other2}/think"))
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    let (status, s) = api.post_empty(&format!("/api/games/{other}/stop"));
+    assert_eq!(status, 200, "{s}");
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    let (_, events) = search.join().unwrap();
+    let d = done(&events);
+    assert_eq!(
+        (d["played"].as_bool(), d["stopped"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(s["moves"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_requests_get_a_status_and_a_message_and_keep_the_game() {
+    let srv = server(2, 1.0);
+    let api = Api::new(&srv);
+    // Black to move; j8 makes two open threes (i8 h8 and j7 j6).
+    let g = api.create(json!({ "rule": "renju", "human": "both", "moves": "h8a1i8a3j7a5j6a15" }));
+    let id = g["id"].as_str().unwrap();
+    assert!(strings(&g["forbidden"]).contains(&"j8".to_string()), "{g}");
+    let before = api.get(&format!("/api/games/{id}")).1;
+    let path = format!("/api/games/{id}/play");
+    let cases: Vec<(u16, (u16, Value))> = vec![
+        (400, api.post_raw(&path, "application/json", "{\"move\": ")),
+        (422, api.post(&path, json!({"point": "h9"}))),
+        (422, api.post(&path, json!({"move": 7}))),
+        (415, api.post_raw(&path, "text/plain", "{\"move\": \"h9\"}")),
+        (400, api.post(&path, json!({"move": "p1"}))),
+        (400, api.post(&path, json!({"move": "40,2"}))),
+        (400, api.post(&path, json!({"move": "zz"}))),
+        (422, api.post(&path, json!({"move": "h8"}))),
+        (422, api.post(&path, json!({"move": "j8"}))),
+        (413, api.post(&path, json!({"move": "h".repeat(200_000)}))),
+        (
+            404,
+            api.post("/api/games/nosuchgame/play", json!({"move": "h9"})),
+        ),
+        (404, api.get("/api/games/nosuchgame")),
+        (404, api.get("/no/such/page")),
+        (
+            400,
+            api.post(
+                &format!("/api/games/{id}/position"),
+                json!({"moves": "h8h9é"}),
+            ),
+        ),
+        (
+            422,
+            api.post(
+                &format!("/api/games/{id}/position"),
+                json!({"moves": "h8h8"}),
+            ),
+        ),
+        (
+            400,
+            api.post(&format!("/api/games/{id}/undo?count=-1"), json!({})),
+        ),
+        (
+            400,
+            api.post(
+                &format!("/api/games/{id}/settings"),
+                json!({"strength": {"level": "hard", "time": 1, "vary": 0}}),
+            ),
+        ),
+        (
+            400,
+            api.post(
+                &format!("/api/games/{id}/settings"),
+                json!({"human": "green"}),
+            ),
+        ),
+        (400, api.get(&format!("/api/games/{id}/record?format=pdf"))),
+        (
+            400,
+            api.post_empty(&format!("/api/games/{id}/think?job=dance")),
+        ),
+        (400, api.post("/api/games", json!({"size": 40}))),
+        (400, api.post("/api/games", json!({"rule": "chess"}))),
+        (400, api.post("/api/games", json!({"moves": "h8h9z"}))),
+        (422, api.post("/api/games", json!({"colour": "black"}))),
+    ];
+    for (want, (status, body)) in cases {
+        assert_eq!(status, want, "{body}");
+        let message = body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no message: {body}"));
+        assert!(!message.is_empty());
+    }
+    let (status, e) = api.post(&path, json!({"move": "j8"}));
+    assert!(
+        e["error"].as_str().unwrap().contains("forbidden"),
+        "{status} {e}"
+    );
+    assert_eq!(api.get(&format!("/api/games/{id}")).1, before);
+    // The game plays on.
+    let (status, s) = api.post(&path, json!({"move": "k8"}));
+    assert_eq!((status, s["moves"].as_array().unwrap().len()), (200, 9));
+    // Deleted games are unknown.
+    let deleted = api
+        .agent
+        .delete(format!("{}/api/games/{id}", api.base))
+        .call()
+        .unwrap();
+    assert_eq!(deleted.status().as_u16(), 204);
+    assert_eq!(api.get(&format!("/api/games/{id}")).0, 404);
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let srv = server(1, 1.0);
+    let api = Api::new(&srv);
+    for (path, kind, needle) in [
+        ("/", "text/html", "<script src=\"app.js\""),
+        ("/style.css", "text/css", "board"),
+        ("/app.js", "text/javascript", "/api/games"),
+    ] {
+        let mut r = api.agent.get(format!("{}{path}", api.base)).call().unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let ct = r
+            .headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(ct.starts_with(kind), "{path}: {ct}");
+        assert!(
+            r.body_mut().read_to_string().unwrap().contains(needle),
+            "{path}"
+        );
+    }
+}

@@ -1,0 +1,599 @@
+// The wuzi board page: draws the game the server keeps (one game per page, by id), sends
+// the person's moves, and streams the engine's searches (server-sent events over fetch, so
+// that errors keep their status and leaving the page stops the search). The HTTP API is
+// described in docs/web.md. Plain JavaScript, no build step, nothing loaded from elsewhere.
+'use strict';
+
+const CELL = 32;        // SVG units between two lines
+const MARGIN = 30;      // room for the coordinates
+const SVG = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  game: null,           // the server's state of our game
+  search: null,         // { controller, job } while a search streams
+  progress: null,       // the last progress event
+  nbest: null,          // the last N-best list (analysis)
+  hint: null,           // a hinted point
+};
+
+// ---------------------------------------------------------------- points
+
+function toXY(h8, size) {
+  const x = h8.charCodeAt(0) - 97;
+  const row = parseInt(h8.slice(1), 10);
+  return [x, size - row];
+}
+
+function toH8(x, y, size) {
+  return String.fromCharCode(97 + x) + (size - y);
+}
+
+// ---------------------------------------------------------------- the API
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, options);
+  const text = await r.text();
+  if (!r.ok) {
+    let message = r.statusText;
+    try { message = JSON.parse(text).error || message; } catch (_) { /* not JSON */ }
+    throw new ApiError(r.status, message);
+  }
+  if (!text) return null;
+  const type = r.headers.get('content-type') || '';
+  return type.includes('json') ? JSON.parse(text) : text;
+}
+
+function gamePath(rest) {
+  return `/api/games/${page.game.id}${rest || ''}`;
+}
+
+// Runs a request on our game; a game the server has forgotten (a restart, or let go after
+// long idleness) is made again from the position shown, and the request tried once more.
+async function onGame(method, rest, body) {
+  try {
+    return await api(method, gamePath(rest), body);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404 || !page.game) throw e;
+    await recreate();
+    return api(method, gamePath(rest), body);
+  }
+}
+
+async function recreate() {
+  const g = page.game;
+  const state = await api('POST', '/api/games', {
+    size: g.size, rule: g.rule, human: g.human, strength: g.strength, moves: g.position,
+  });
+  show(state);
+  say('the server had let this game go: it was made again');
+}
+
+// Reads a server-sent event stream from a POST; calls onEvent(name, data) for each event.
+async function stream(path, onEvent, signal) {
+  const r = await fetch(path, { method: 'POST', signal });
+  if (!r.ok) {
+    let message = r.statusText;
+    try { message = (await r.json()).error || message; } catch (_) { /* not JSON */ }
+    throw new ApiError(r.status, message);
+  }
+  const reader = r.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const chunk = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = 'message';
+      let data = '';
+      for (const line of chunk.split('\n')) {
+        if (line.startsWith('event:')) name = line.slice(6).trim();
+        else if (line.startsWith('data:')) data += line.slice(5).trim();
+      }
+      if (data) onEvent(name, JSON.parse(data));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- drawing
+
+function el(name, attrs, parent, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+const at = (i) => MARGIN + i * CELL;
+
+function drawBoard() {
+  const g = page.game;
+  const n = g.size;
+  const svg = $('board');
+  const extent = 2 * MARGIN + (n - 1) * CELL;
+  svg.setAttribute('viewBox', `0 0 ${extent} ${extent}`);
+  svg.textContent = '';
+  svg.dataset.size = n;
+  for (let i = 0; i < n; i++) {
+    el('line', { class: 'grid', x1: at(0), y1: at(i), x2: at(n - 1), y2: at(i) }, svg);
+    el('line', { class: 'grid', x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1) }, svg);
+    const letter = String.fromCharCode(97 + i);
+    el('text', { class: 'coord', x: at(i), y: MARGIN / 2 - 2 }, svg, letter);
+    el('text', { class: 'coord', x: at(i), y: extent - MARGIN / 2 + 2 }, svg, letter);
+    el('text', { class: 'coord', x: MARGIN / 2 - 4, y: at(i) }, svg, String(n - i));
+    el('text', { class: 'coord', x: extent - MARGIN / 2 + 4, y: at(i) }, svg, String(n - i));
+  }
+  if (n >= 9) {
+    const q = n >= 13 ? 3 : 2;
+    const c = (n - 1) / 2;
+    const stars = [[q, q], [n - 1 - q, q], [q, n - 1 - q], [n - 1 - q, n - 1 - q]];
+    if (Number.isInteger(c)) stars.push([c, c]);
+    for (const [x, y] of stars) el('circle', { class: 'star', cx: at(x), cy: at(y), r: 3 }, svg);
+  }
+
+  // Forbidden points (renju, black to move).
+  for (const p of g.forbidden) {
+    const [x, y] = toXY(p, n);
+    const d = CELL * 0.2;
+    const cross = el('g', { class: 'forbidden', 'data-move': p }, svg);
+    el('line', { x1: at(x) - d, y1: at(y) - d, x2: at(x) + d, y2: at(y) + d }, cross);
+    el('line', { x1: at(x) - d, y1: at(y) + d, x2: at(x) + d, y2: at(y) - d }, cross);
+  }
+
+  // Stones.
+  const numbers = $('numbers').checked;
+  g.moves.forEach((p, i) => {
+    if (p === 'pass') return;
+    const [x, y] = toXY(p, n);
+    const colour = i % 2 === 0 ? 'black' : 'white';
+    el('circle', {
+      class: `stone ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.45, 'data-move': p,
+    }, svg);
+    if (numbers) {
+      el('text', { class: `num on-${colour}`, x: at(x), y: at(y) }, svg, String(i + 1));
+    }
+  });
+  const last = g.moves[g.moves.length - 1];
+  if (last && last !== 'pass') {
+    const [x, y] = toXY(last, n);
+    if (numbers) {
+      el('circle', { class: 'last', cx: at(x) + CELL * 0.3, cy: at(y) - CELL * 0.3, r: 3.5 }, svg);
+    } else {
+      el('circle', { class: 'last', cx: at(x), cy: at(y), r: CELL * 0.12 }, svg);
+    }
+  }
+
+  // The winning five.
+  if (g.five.length) {
+    const ends = [g.five[0], g.five[g.five.length - 1]].map((p) => toXY(p, n));
+    el('line', {
+      class: 'winline', x1: at(ends[0][0]), y1: at(ends[0][1]), x2: at(ends[1][0]), y2: at(ends[1][1]),
+    }, svg);
+    for (const p of g.five) {
+      const [x, y] = toXY(p, n);
+      el('circle', { class: 'win', cx: at(x), cy: at(y), r: CELL * 0.47, 'data-move': p }, svg);
+    }
+  }
+
+  drawSearch(svg);
+
+  // Click targets on top of everything.
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const p = toH8(x, y, n);
+      const hit = el('rect', {
+        class: 'hit', x: at(x) - CELL / 2, y: at(y) - CELL / 2, width: CELL, height: CELL,
+        'data-move': p,
+      }, svg);
+      el('title', {}, hit, p);
+    }
+  }
+}
+
+// The principal variation as faint numbered stones, the N-best moves as ranked dots, a
+// hint as a dashed ring.
+function drawSearch(svg) {
+  const g = page.game;
+  const n = g.size;
+  const taken = new Set(g.moves);
+  if (page.nbest && $('analysis').checked) {
+    page.nbest.moves.forEach((m, i) => {
+      const [x, y] = toXY(m.move, n);
+      el('circle', { class: 'best', cx: at(x), cy: at(y), r: CELL * 0.3, 'data-move': m.move }, svg);
+      el('text', { class: 'bestnum', x: at(x), y: at(y) }, svg, String(i + 1));
+    });
+  } else if (page.progress && page.search && page.progress.pv.length) {
+    let colour = g.to_move;
+    page.progress.pv.slice(0, 12).forEach((p, i) => {
+      if (taken.has(p)) return;
+      const [x, y] = toXY(p, n);
+      el('circle', { class: `stone pv ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.42 }, svg);
+      el('text', { class: `pvnum num on-${colour}`, x: at(x), y: at(y) }, svg, String(i + 1));
+      colour = colour === 'black' ? 'white' : 'black';
+    });
+  }
+  if (page.hint && !taken.has(page.hint)) {
+    const [x, y] = toXY(page.hint, n);
+    el('circle', { class: 'hint', cx: at(x), cy: at(y), r: CELL * 0.4, 'data-move': page.hint }, svg);
+  }
+}
+
+// ---------------------------------------------------------------- the panel
+
+function say(text) {
+  $('message').textContent = text || '';
+}
+
+function engineSide() {
+  const h = page.game.human;
+  if (h === 'both') return null;
+  return h === 'black' ? 'white' : 'black';
+}
+
+function show(state) {
+  page.game = state;
+  drawBoard();
+  const g = state;
+  const result = $('result');
+  if (g.status !== 'ongoing') {
+    result.hidden = false;
+    result.textContent = g.result;
+    $('turn').textContent = 'game over';
+  } else {
+    result.hidden = true;
+    result.textContent = '';
+    const who = g.to_move === engineSide() && !$('analysis').checked ? ' (wuzi)' : '';
+    $('turn').textContent = `${g.to_move}${who} to move, move ${g.moves.length + 1}`;
+  }
+  if (page.search) $('turn').textContent += page.search.job === 'analyse' ? ' · analysing' : ' · thinking';
+  $('position').value = g.position;
+  $('btn-redo').disabled = g.redo === 0;
+  $('btn-stop').disabled = !page.search;
+  // The URL carries the position and settings, so that a link reopens it.
+  const s = g.strength;
+  const params = new URLSearchParams({
+    rule: g.rule, size: g.size, you: g.human, level: s.level, time: s.time, vary: s.vary,
+  });
+  if (s.depth) params.set('depth', s.depth);
+  if (g.position) params.set('moves', g.position);
+  history.replaceState(null, '', `#${params}`);
+}
+
+function showProgress(p) {
+  page.progress = p;
+  $('depth').textContent = p.depth ? `${p.depth}/${p.seldepth}` : '-';
+  $('eval').textContent = p.depth ? p.score_text : '-';
+  $('nodes').textContent = p.nodes.toLocaleString('en');
+  $('nps').textContent = p.nps.toLocaleString('en');
+  $('elapsed').textContent = `${(p.elapsed_ms / 1000).toFixed(1)} s`;
+  $('winpct').textContent = `${Math.round(p.black_win * 100)}%`;
+  $('winbar-black').style.width = `${(p.black_win * 100).toFixed(1)}%`;
+  $('pv').textContent = p.pv.length ? p.pv.join(' ') : '-';
+  const forced = $('forced');
+  if (p.forced) {
+    forced.hidden = false;
+    forced.textContent =
+      `forced win for ${p.forced.winner} in ${p.forced.plies} plies: ${p.pv.join(' ')}`;
+  } else {
+    forced.hidden = true;
+  }
+}
+
+function showNBest(list) {
+  page.nbest = list;
+  const table = $('nbest');
+  const body = table.querySelector('tbody');
+  body.textContent = '';
+  list.moves.forEach((m, i) => {
+    const row = document.createElement('tr');
+    for (const text of [i + 1, m.move, m.score_text, `${Math.round(m.black_win * 100)}%`]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    body.appendChild(row);
+  });
+  table.hidden = list.moves.length === 0;
+  if (list.moves.length) {
+    $('winbar-black').style.width = `${(list.moves[0].black_win * 100).toFixed(1)}%`;
+    $('winpct').textContent = `${Math.round(list.moves[0].black_win * 100)}%`;
+  }
+}
+
+// ---------------------------------------------------------------- searches
+
+// Runs a search (job: 'move', 'hint' or 'analyse') to its end; resolves with its `done`.
+async function search(job) {
+  if (page.search) return null;
+  const controller = new AbortController();
+  page.search = { controller, job };
+  page.progress = null;
+  if (job !== 'hint') page.hint = null;
+  show(page.game);
+  const path = job === 'analyse'
+    ? gamePath(`/analyse?n=${$('nbest-n').value}`)
+    : gamePath(`/think?job=${job}`);
+  let done = null;
+  try {
+    await stream(path, (name, data) => {
+      if (name === 'progress') {
+        showProgress(data);
+        if (job !== 'analyse') drawBoard();
+      } else if (name === 'nbest') {
+        showNBest(data);
+        drawBoard();
+      } else if (name === 'done') {
+        done = data;
+      } else if (name === 'error') {
+        say(data.error);
+      }
+    }, controller.signal);
+  } catch (e) {
+    if (e.name !== 'AbortError') {
+      if (e instanceof ApiError && e.status === 404) {
+        page.search = null;
+        await recreate();
+      } else {
+        say(e.message);
+      }
+    }
+  } finally {
+    page.search = null;
+  }
+  if (done) {
+    if (job === 'hint' && done.best) {
+      page.hint = done.best;
+      say(`hint: ${done.best} (${done.score_text})`);
+    } else if (job === 'move' && done.played) {
+      say(`wuzi plays ${done.best} (depth ${done.depth}, ${done.score_text}, ${(done.elapsed_ms / 1000).toFixed(2)} s)`);
+    }
+    show(done.state);
+  } else if (page.game) {
+    show(page.game);
+  }
+  return done;
+}
+
+// Ends the running search, if any, and waits until the server has ended it.
+async function stopSearch() {
+  const s = page.search;
+  if (!s) return;
+  try {
+    const state = await onGame('POST', '/stop');
+    if (state) page.game = state;
+  } catch (e) {
+    say(e.message);
+  }
+  s.controller.abort();
+  while (page.search) await new Promise((r) => setTimeout(r, 10));
+}
+
+// After a change of position: the engine moves if it is its turn, or the analysis restarts.
+async function afterChange() {
+  const g = page.game;
+  if ($('analysis').checked) {
+    if (g.status === 'ongoing') search('analyse');
+    return;
+  }
+  if (g.status === 'ongoing' && g.to_move === engineSide()) await search('move');
+}
+
+// ---------------------------------------------------------------- actions
+
+async function act(work) {
+  try {
+    await work();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function onBoardClick(event) {
+  const target = event.target.closest('.hit');
+  if (!target) return;
+  const point = target.dataset.move;
+  act(async () => {
+    const g = page.game;
+    if (g.status !== 'ongoing') { say('the game is over: undo, or start a new game'); return; }
+    const analysing = page.search && page.search.job === 'analyse';
+    if (page.search && !analysing) { say('wuzi is thinking: wait, or press Stop'); return; }
+    if (!$('analysis').checked && g.human !== 'both' && g.to_move !== g.human) {
+      say(`it is wuzi's move`);
+      return;
+    }
+    if (analysing) await stopSearch();
+    say('');
+    page.hint = null;
+    show(await onGame('POST', '/play', { move: point }));
+    await afterChange();
+  });
+}
+
+async function newGame(moves) {
+  await stopSearch();
+  const level = $('level').value;
+  const strength = {
+    level,
+    time: Number($('time').value) || 1,
+    vary: $('vary').checked ? 30 : 0,
+  };
+  if (level === 'depth') strength.depth = Number($('depth-n').value) || 4;
+  const old = page.game;
+  const state = await api('POST', '/api/games', {
+    size: Number($('size').value),
+    rule: $('rule').value,
+    human: $('you').value,
+    strength,
+    moves: moves || undefined,
+  });
+  if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
+  page.nbest = null;
+  page.hint = null;
+  page.progress = null;
+  say('');
+  show(state);
+  await afterChange();
+}
+
+async function undo() {
+  await stopSearch();
+  const g = page.game;
+  let count = 1;
+  if (g.human !== 'both' && !$('analysis').checked) {
+    // Back to the person's last move, which is taken back too (as the prompt's undo).
+    count = g.to_move === g.human ? 2 : 1;
+    const first = g.human === 'black' ? 0 : 1;
+    if (g.moves.length <= first) { say('nothing to undo'); return; }
+    count = Math.min(count, g.moves.length - first);
+  }
+  page.hint = null;
+  show(await onGame('POST', `/undo?count=${count}`));
+  if ($('analysis').checked) await afterChange();
+}
+
+async function redo() {
+  await stopSearch();
+  const g = page.game;
+  const count = g.human === 'both' || $('analysis').checked ? 1 : Math.min(2, g.redo);
+  show(await onGame('POST', `/redo?count=${count}`));
+  if ($('analysis').checked) await afterChange();
+}
+
+function download(name, text) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(`${what} copied`);
+  } catch (_) {
+    say(`${what}: ${text}`);
+  }
+}
+
+function wire() {
+  const sizes = $('size');
+  for (let n = 5; n <= 22; n++) {
+    const o = document.createElement('option');
+    o.value = n;
+    o.textContent = `${n}×${n}`;
+    if (n === 15) o.selected = true;
+    sizes.appendChild(o);
+  }
+  $('board').addEventListener('click', onBoardClick);
+  $('new-game').addEventListener('submit', (e) => { e.preventDefault(); act(() => newGame()); });
+  $('btn-undo').addEventListener('click', () => act(undo));
+  $('btn-redo').addEventListener('click', () => act(redo));
+  $('btn-hint').addEventListener('click', () => act(async () => {
+    if (page.search) await stopSearch();
+    if (page.game.status !== 'ongoing') { say('the game is over'); return; }
+    await search('hint');
+    if ($('analysis').checked) afterChange();
+  }));
+  $('btn-move').addEventListener('click', () => act(async () => {
+    if (page.search) await stopSearch();
+    if (page.game.status !== 'ongoing') { say('the game is over'); return; }
+    await search('move');
+    if ($('analysis').checked) afterChange();
+  }));
+  $('btn-stop').addEventListener('click', () => act(stopSearch));
+  $('numbers').addEventListener('change', () => drawBoard());
+  $('analysis').addEventListener('change', () => act(async () => {
+    await stopSearch();
+    page.nbest = null;
+    $('nbest').hidden = true;
+    show(page.game);
+    await afterChange();
+  }));
+  $('nbest-n').addEventListener('change', () => act(async () => {
+    if ($('analysis').checked) { await stopSearch(); await afterChange(); }
+  }));
+  for (const id of ['level', 'time', 'depth-n', 'vary', 'you']) {
+    $(id).addEventListener('change', () => act(applySettings));
+  }
+  $('btn-set').addEventListener('click', () => act(async () => {
+    await stopSearch();
+    page.hint = null;
+    show(await onGame('POST', '/position', { moves: $('position').value }));
+    say('position set');
+    if ($('analysis').checked) await afterChange();
+  }));
+  $('btn-copy').addEventListener('click', () => copy(page.game.position, 'position'));
+  $('btn-link').addEventListener('click', () => copy(location.href, 'link'));
+  $('btn-save-txt').addEventListener('click', () => act(async () => {
+    download('wuzi-game.txt', await onGame('GET', '/record?format=text'));
+  }));
+  $('btn-save-psq').addEventListener('click', () => act(async () => {
+    download('wuzi-game.psq', await onGame('GET', '/record?format=psq'));
+  }));
+  $('load').addEventListener('change', (e) => act(async () => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (!file) return;
+    await stopSearch();
+    show(await onGame('POST', '/record', { text: await file.text(), rule: $('rule').value }));
+    say(`loaded ${file.name}`);
+    await afterChange();
+  }));
+}
+
+// The strength and colour controls apply to the game at once.
+async function applySettings() {
+  const level = $('level').value;
+  const strength = {
+    level, time: Number($('time').value) || 1, vary: $('vary').checked ? 30 : 0,
+  };
+  if (level === 'depth') strength.depth = Number($('depth-n').value) || 4;
+  await stopSearch();
+  show(await onGame('POST', '/settings', { human: $('you').value, strength }));
+  await afterChange();
+}
+
+// The settings and position of the URL (`#rule=renju&size=15&you=black&moves=h8i9`), if any.
+function fromUrl() {
+  const q = new URLSearchParams(location.hash.slice(1));
+  const set = (id, key) => { if (q.has(key)) $(id).value = q.get(key); };
+  set('rule', 'rule');
+  set('size', 'size');
+  set('you', 'you');
+  set('level', 'level');
+  set('depth-n', 'depth');
+  set('time', 'time');
+  if (q.has('vary')) $('vary').checked = q.get('vary') !== '0';
+  return q.get('moves') || '';
+}
+
+wire();
+act(async () => {
+  const moves = fromUrl();
+  try {
+    await newGame(moves);
+  } catch (e) {
+    // A bad link: start from the empty board with the same settings.
+    say(`${e.message}; starting from an empty board`);
+    await newGame('');
+  }
+});
