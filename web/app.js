@@ -123,10 +123,64 @@ function el(name, attrs, parent, text) {
 
 const at = (i) => MARGIN + i * CELL;
 
+// The board in layers: lines, coordinates and click targets are drawn once per size (so a
+// click is never lost to a redraw); stones and marks are redrawn at every change.
 function drawBoard() {
   const g = page.game;
   const n = g.size;
   const svg = $('board');
+  if (svg.dataset.size !== String(n)) drawGrid(svg, n);
+  const layer = $('stones');
+  layer.textContent = '';
+
+  // Forbidden points (renju, black to move).
+  for (const p of g.forbidden) {
+    const [x, y] = toXY(p, n);
+    const d = CELL * 0.2;
+    const cross = el('g', { class: 'forbidden', 'data-move': p }, layer);
+    el('line', { x1: at(x) - d, y1: at(y) - d, x2: at(x) + d, y2: at(y) + d }, cross);
+    el('line', { x1: at(x) - d, y1: at(y) + d, x2: at(x) + d, y2: at(y) - d }, cross);
+  }
+
+  // Stones.
+  const numbers = $('numbers').checked;
+  g.moves.forEach((p, i) => {
+    if (p === 'pass') return;
+    const [x, y] = toXY(p, n);
+    const colour = i % 2 === 0 ? 'black' : 'white';
+    el('circle', {
+      class: `stone ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.45, 'data-move': p,
+    }, layer);
+    if (numbers) {
+      el('text', { class: `num on-${colour}`, x: at(x), y: at(y) }, layer, String(i + 1));
+    }
+  });
+  const last = g.moves[g.moves.length - 1];
+  if (last && last !== 'pass') {
+    const [x, y] = toXY(last, n);
+    if (numbers) {
+      el('circle', { class: 'last', cx: at(x) + CELL * 0.3, cy: at(y) - CELL * 0.3, r: 3.5 }, layer);
+    } else {
+      el('circle', { class: 'last', cx: at(x), cy: at(y), r: CELL * 0.12 }, layer);
+    }
+  }
+
+  // The winning five.
+  if (g.five.length) {
+    const ends = [g.five[0], g.five[g.five.length - 1]].map((p) => toXY(p, n));
+    el('line', {
+      class: 'winline', x1: at(ends[0][0]), y1: at(ends[0][1]), x2: at(ends[1][0]), y2: at(ends[1][1]),
+    }, layer);
+    for (const p of g.five) {
+      const [x, y] = toXY(p, n);
+      el('circle', { class: 'win', cx: at(x), cy: at(y), r: CELL * 0.47, 'data-move': p }, layer);
+    }
+  }
+
+  drawSearch(layer);
+}
+
+function drawGrid(svg, n) {
   const extent = 2 * MARGIN + (n - 1) * CELL;
   svg.setAttribute('viewBox', `0 0 ${extent} ${extent}`);
   svg.textContent = '';
@@ -147,53 +201,7 @@ function drawBoard() {
     if (Number.isInteger(c)) stars.push([c, c]);
     for (const [x, y] of stars) el('circle', { class: 'star', cx: at(x), cy: at(y), r: 3 }, svg);
   }
-
-  // Forbidden points (renju, black to move).
-  for (const p of g.forbidden) {
-    const [x, y] = toXY(p, n);
-    const d = CELL * 0.2;
-    const cross = el('g', { class: 'forbidden', 'data-move': p }, svg);
-    el('line', { x1: at(x) - d, y1: at(y) - d, x2: at(x) + d, y2: at(y) + d }, cross);
-    el('line', { x1: at(x) - d, y1: at(y) + d, x2: at(x) + d, y2: at(y) - d }, cross);
-  }
-
-  // Stones.
-  const numbers = $('numbers').checked;
-  g.moves.forEach((p, i) => {
-    if (p === 'pass') return;
-    const [x, y] = toXY(p, n);
-    const colour = i % 2 === 0 ? 'black' : 'white';
-    el('circle', {
-      class: `stone ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.45, 'data-move': p,
-    }, svg);
-    if (numbers) {
-      el('text', { class: `num on-${colour}`, x: at(x), y: at(y) }, svg, String(i + 1));
-    }
-  });
-  const last = g.moves[g.moves.length - 1];
-  if (last && last !== 'pass') {
-    const [x, y] = toXY(last, n);
-    if (numbers) {
-      el('circle', { class: 'last', cx: at(x) + CELL * 0.3, cy: at(y) - CELL * 0.3, r: 3.5 }, svg);
-    } else {
-      el('circle', { class: 'last', cx: at(x), cy: at(y), r: CELL * 0.12 }, svg);
-    }
-  }
-
-  // The winning five.
-  if (g.five.length) {
-    const ends = [g.five[0], g.five[g.five.length - 1]].map((p) => toXY(p, n));
-    el('line', {
-      class: 'winline', x1: at(ends[0][0]), y1: at(ends[0][1]), x2: at(ends[1][0]), y2: at(ends[1][1]),
-    }, svg);
-    for (const p of g.five) {
-      const [x, y] = toXY(p, n);
-      el('circle', { class: 'win', cx: at(x), cy: at(y), r: CELL * 0.47, 'data-move': p }, svg);
-    }
-  }
-
-  drawSearch(svg);
-
+  el('g', { id: 'stones' }, svg);
   // Click targets on top of everything.
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
@@ -209,29 +217,29 @@ function drawBoard() {
 
 // The principal variation as faint numbered stones, the N-best moves as ranked dots, a
 // hint as a dashed ring.
-function drawSearch(svg) {
+function drawSearch(layer) {
   const g = page.game;
   const n = g.size;
   const taken = new Set(g.moves);
   if (page.nbest && $('analysis').checked) {
     page.nbest.moves.forEach((m, i) => {
       const [x, y] = toXY(m.move, n);
-      el('circle', { class: 'best', cx: at(x), cy: at(y), r: CELL * 0.3, 'data-move': m.move }, svg);
-      el('text', { class: 'bestnum', x: at(x), y: at(y) }, svg, String(i + 1));
+      el('circle', { class: 'best', cx: at(x), cy: at(y), r: CELL * 0.3, 'data-move': m.move }, layer);
+      el('text', { class: 'bestnum', x: at(x), y: at(y) }, layer, String(i + 1));
     });
   } else if (page.progress && page.search && page.progress.pv.length) {
     let colour = g.to_move;
     page.progress.pv.slice(0, 12).forEach((p, i) => {
       if (taken.has(p)) return;
       const [x, y] = toXY(p, n);
-      el('circle', { class: `stone pv ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.42 }, svg);
-      el('text', { class: `pvnum num on-${colour}`, x: at(x), y: at(y) }, svg, String(i + 1));
+      el('circle', { class: `stone pv ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.42 }, layer);
+      el('text', { class: `pvnum num on-${colour}`, x: at(x), y: at(y) }, layer, String(i + 1));
       colour = colour === 'black' ? 'white' : 'black';
     });
   }
   if (page.hint && !taken.has(page.hint)) {
     const [x, y] = toXY(page.hint, n);
-    el('circle', { class: 'hint', cx: at(x), cy: at(y), r: CELL * 0.4, 'data-move': page.hint }, svg);
+    el('circle', { class: 'hint', cx: at(x), cy: at(y), r: CELL * 0.4, 'data-move': page.hint }, layer);
   }
 }
 
@@ -275,6 +283,11 @@ function show(state) {
   if (g.position) params.set('moves', g.position);
   history.replaceState(null, '', `#${params}`);
 }
+
+const EMPTY_PROGRESS = {
+  depth: 0, seldepth: 0, score: 0, score_text: '-', black_win: 0.5, nodes: 0, nps: 0,
+  elapsed_ms: 0, pv: [], forced: null,
+};
 
 function showProgress(p) {
   page.progress = p;
@@ -324,6 +337,7 @@ async function search(job) {
   if (page.search) return null;
   const controller = new AbortController();
   page.search = { controller, job };
+  showProgress(EMPTY_PROGRESS);
   page.progress = null;
   if (job !== 'hint') page.hint = null;
   show(page.game);

@@ -146,7 +146,7 @@ pub struct Progress {
     pub nodes: u64,
     /// Nodes per second.
     pub nps: u64,
-    /// Milliseconds since the search began (counted on at every tick).
+    /// Milliseconds since the search (the whole analysis) began.
     pub elapsed_ms: u64,
     /// The principal variation.
     pub pv: Vec<String>,

@@ -116,7 +116,7 @@ async fn drive(
     let mut rounds = 0;
     let mut forward = |msg: Msg, last: &mut Progress| match msg {
         Msg::Info(info) => {
-            *last = progress(&info, size, side);
+            *last = progress(&info, size, side, start);
             event("progress", last)
         }
         Msg::NBest(list) => {
@@ -274,7 +274,8 @@ fn empty_progress() -> Progress {
     }
 }
 
-fn progress(info: &Info, size: usize, side: Color) -> Progress {
+/// `start`: when the job began (an analysis's rounds each start their own clock).
+fn progress(info: &Info, size: usize, side: Color, start: Instant) -> Progress {
     let forced = mate_distance(info.score).map(|m| Forced {
         winner: if m >= 0 { side } else { !side }.to_string(),
         plies: m.abs(),
@@ -287,7 +288,7 @@ fn progress(info: &Info, size: usize, side: Color) -> Progress {
         black_win: black_win(info.score, side),
         nodes: info.nodes,
         nps: info.nps(),
-        elapsed_ms: info.elapsed.as_millis() as u64,
+        elapsed_ms: start.elapsed().as_millis() as u64,
         pv: info.pv.iter().map(|&p| format_h8(p, size)).collect(),
         forced,
     }

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""The web board in a real browser: `wuzi serve` on a free port, the page in headless
+Chromium driven through WebDriver.
+
+Python with Selenium rather than a Rust client crate: Debian ships Selenium
+(python3-selenium) beside chromium and chromium-driver, so CI installs the three with one
+apt-get and builds nothing more; a Rust WebDriver or DevTools crate would add an async
+client stack (and its build time) to the test build for one test.
+
+Plays a game to its end (the person's stones along the top edge, the engine's answers
+until its five), checks the result banner and the highlighted five, undoes, runs the
+analysis view until it lists moves, checks a 20x20 renju board with its forbidden points,
+a pasted position and a link that reopens it, and saves screenshots under
+target/web-screenshots/.
+
+Usage: tests/browser/board.py [path/to/wuzi]   (default: target/release/wuzi)
+"""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHOTS = os.path.join(ROOT, "target", "web-screenshots")
+
+
+def start_server(wuzi):
+    """`wuzi serve --port 0`; returns the process and the address it printed."""
+    proc = subprocess.Popen(
+        [wuzi, "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    found = re.search(r"http://\S+/", line)
+    if not found:
+        proc.kill()
+        sys.exit(f"wuzi serve printed no address: {line!r}")
+    return proc, found.group(0)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=1280,1000", "--disable-gpu"]:
+        options.add_argument(arg)
+    if os.path.exists("/usr/bin/chromium"):
+        options.binary_location = "/usr/bin/chromium"
+    driver_path = "/usr/bin/chromedriver"
+    service = Service(driver_path) if os.path.exists(driver_path) else Service()
+    return webdriver.Chrome(service=service, options=options)
+
+
+class Page:
+    def __init__(self, driver):
+        self.d = driver
+        self.wait = WebDriverWait(driver, 30, poll_frequency=0.05)
+
+    def stones(self):
+        return len(self.d.find_elements(By.CSS_SELECTOR, "circle.stone:not(.pv)"))
+
+    def stone_at(self, point):
+        return self.d.find_elements(By.CSS_SELECTOR, f'circle.stone[data-move="{point}"]:not(.pv)')
+
+    def text(self, element_id):
+        return self.d.find_element(By.ID, element_id).text
+
+    def click_point(self, point):
+        self.d.find_element(By.CSS_SELECTOR, f'rect.hit[data-move="{point}"]').click()
+
+    def open(self, url, fragment):
+        """Loads the page anew (a change of the fragment alone would not reload it)."""
+        self.d.get("about:blank")
+        self.d.get(f"{url}#{fragment}")
+
+    def click(self, element_id):
+        self.d.find_element(By.ID, element_id).click()
+
+    def idle(self):
+        """Waits until no search runs (the Stop button is disabled)."""
+        self.wait.until(lambda d: not d.find_element(By.ID, "btn-stop").is_enabled())
+
+    def shot(self, name):
+        os.makedirs(SHOTS, exist_ok=True)
+        path = os.path.join(SHOTS, name)
+        self.d.save_screenshot(path)
+        print(f"screenshot {os.path.relpath(path, ROOT)}")
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def play_a_game(page, url):
+    # The engine at depth 2, a fifth of a second a move, always its best move.
+    page.open(url, "rule=freestyle&size=15&you=black&level=depth&depth=2&time=0.2&vary=0")
+    page.wait.until(lambda d: page.text("turn").startswith("black to move"))
+    check(page.stones() == 0, "the board starts empty")
+    check(len(page.d.find_elements(By.CSS_SELECTOR, "rect.hit")) == 225, "225 points")
+    # The person's stones go along the top edge, a point apart, so they never make a line;
+    # the engine builds its five in the middle.
+    mine = [f"{c}15" for c in "acegikmo"] + [f"{c}13" for c in "acegikmo"]
+    played = 0
+    for point in mine:
+        if page.d.find_elements(By.ID, "result") and page.d.find_element(By.ID, "result").is_displayed():
+            break
+        if page.stone_at(point):
+            continue
+        before = page.stones()
+        page.click_point(point)
+        # The person's stone, then the engine's.
+        page.wait.until(lambda d: page.stones() >= before + 1)
+        page.wait.until(lambda d: page.stones() == before + 2 or page.d.find_element(By.ID, "result").is_displayed())
+        page.idle()
+        played += 1
+    banner = page.d.find_element(By.ID, "result")
+    check(banner.is_displayed(), f"the game ended within {played} moves")
+    check("wins" in banner.text, f"banner: {banner.text!r}")
+    five = page.d.find_elements(By.CSS_SELECTOR, "circle.win")
+    check(len(five) == 5, f"five stones highlighted, not {len(five)}")
+    check(page.text("turn") == "game over", "the turn line says the game is over")
+    print(f"game over after {played} moves of the person's: {banner.text}")
+    page.shot("game-over.png")
+
+    # Undo: the engine's five and the person's last stone go, the banner too.
+    stones = page.stones()
+    page.click("btn-undo")
+    page.wait.until(lambda d: page.stones() == stones - 2)
+    check(not banner.is_displayed(), "no banner after undo")
+    check(page.text("turn").startswith("black to move"), "the person's move again")
+    # Redo puts them back.
+    page.click("btn-redo")
+    page.wait.until(lambda d: page.stones() == stones)
+    page.wait.until(lambda d: banner.is_displayed())
+    page.click("btn-undo")
+    page.wait.until(lambda d: page.stones() == stones - 2)
+
+
+def analyse(page):
+    # An opening, pasted; then analysis mode: the engine keeps thinking and lists its best
+    # moves.
+    field = page.d.find_element(By.ID, "position")
+    field.clear()
+    field.send_keys("h8i9i8g8j9k10h10")
+    page.click("btn-set")
+    page.wait.until(lambda d: page.stones() == 7)
+    page.d.find_element(By.ID, "analysis").click()
+    page.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#nbest tbody tr")) >= 2)
+    check(page.text("depth") != "-", "a depth is shown")
+    times = set()
+    end = time.time() + 1.2
+    while time.time() < end:
+        times.add(page.text("elapsed"))
+        time.sleep(0.05)
+    check(len(times) >= 3, f"the search time counts on while it thinks: {sorted(times)}")
+    # The list and the board are redrawn together at each round: read both in one go.
+    rows, marks, best = page.d.execute_script(
+        "const rows = document.querySelectorAll('#nbest tbody tr');"
+        "return [rows.length, document.querySelectorAll('circle.best').length,"
+        " rows[0].textContent];")
+    check(rows == marks, f"each listed move is marked on the board ({rows} rows, {marks} marks)")
+    print(f"analysis lists {rows} moves; best {best!r}; eval {page.text('eval')}")
+    page.shot("analysis.png")
+    # A click in analysis mode plays for the side to move; the analysis goes on.
+    stones = page.stones()
+    point = next(p for p in ["a1", "b1", "c1", "d1"] if not page.stone_at(p))
+    page.click_point(point)
+    page.wait.until(lambda d: page.stones() == stones + 1)
+    page.wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#nbest tbody tr")) >= 1)
+    page.d.find_element(By.ID, "analysis").click()
+    page.idle()
+
+
+def renju_and_positions(page, url):
+    # A position from a link on 20x20 renju: black to move, and j13 makes two open threes
+    # (h13 i13 and j12 j11); the server's forbidden points are drawn as crosses.
+    page.open(url, "rule=renju&size=20&you=both&level=depth&depth=2&time=0.2&vary=0"
+              "&moves=h13a1i13a3j12a5j11t20")
+    page.wait.until(lambda d: page.stones() == 8)
+    check(page.d.find_element(By.ID, "board").get_attribute("data-size") == "20", "a 20x20 board")
+    check(len(page.d.find_elements(By.CSS_SELECTOR, "rect.hit")) == 400, "400 points")
+    crosses = page.d.find_elements(By.CSS_SELECTOR, "g.forbidden")
+    check(any(c.get_attribute("data-move") == "j13" for c in crosses),
+          f"j13 is marked forbidden: {[c.get_attribute('data-move') for c in crosses]}")
+    page.click_point("j13")
+    page.wait.until(lambda d: "forbidden" in page.text("message"))
+    check(page.stones() == 8, "a forbidden click plays nothing")
+    page.shot("renju-20.png")
+    # Paste a position; the URL follows it, and opening the URL again shows it.
+    field = page.d.find_element(By.ID, "position")
+    field.clear()
+    field.send_keys("k11 l12 k12")
+    page.click("btn-set")
+    page.wait.until(lambda d: page.stones() == 3)
+    check(field.get_attribute("value") == "k11l12k12", "the position string is shown")
+    check("moves=k11l12k12" in page.d.current_url, f"the URL carries it: {page.d.current_url}")
+    page.open(url, "rule=renju&size=20&you=both&moves=k11l12k12")
+    page.wait.until(lambda d: page.stones() == 3)
+    check(page.stone_at("l12"), "the link reopens the position")
+    # A bad request is answered with a message; the game stays.
+    field = page.d.find_element(By.ID, "position")
+    field.clear()
+    field.send_keys("k11k11")
+    page.click("btn-set")
+    page.wait.until(lambda d: "taken" in page.text("message"))
+    check(page.stones() == 3, "the game is kept")
+
+
+def main():
+    wuzi = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "wuzi")
+    started = time.time()
+    proc, url = start_server(wuzi)
+    driver = None
+    try:
+        driver = browser()
+        page = Page(driver)
+        play_a_game(page, url)
+        analyse(page)
+        renju_and_positions(page, url)
+        print(f"browser test passed in {time.time() - started:.1f} s")
+        print("1 passed, 0 failed")
+    except Exception:
+        if driver is not None:
+            try:
+                Page(driver).shot("failure.png")
+                print("page text at the failure:\n" + driver.find_element(By.TAG_NAME, "body").text)
+            except Exception:
+                pass
+        raise
+    finally:
+        if driver is not None:
+            driver.quit()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
