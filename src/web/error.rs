@@ -38,6 +38,24 @@ impl ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 
+    /// 413: a body over the limit.
+    pub fn too_large() -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request body is too large (at most {} KB)",
+                super::json::BODY_LIMIT / 1024
+            ),
+        )
+    }
+    /// 415: a body that does not say it is JSON.
+    pub fn not_json() -> ApiError {
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be JSON, sent with Content-Type: application/json",
+        )
+    }
+
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
@@ -53,15 +71,11 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A body axum could not read: malformed JSON (400), the wrong fields (422), no JSON
-/// content type (415), or more than the body limit (413). Its status is kept.
+/// A body axum could not read as JSON: malformed (400) or with the wrong fields (422). Its
+/// status is kept.
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
-        let message = match r.status() {
-            StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_string(),
-            _ => r.body_text(),
-        };
-        ApiError::new(r.status(), message)
+        ApiError::new(r.status(), r.body_text())
     }
 }
 

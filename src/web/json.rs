@@ -3,10 +3,21 @@
 //! travel in `h8` notation, as the prompt shows them; `pass` is a pass.
 
 use super::error::ApiError;
+use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
+use axum::http::{header, StatusCode};
 use axum::Json;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+/// The largest request body the API takes: a game record of the largest board is under
+/// 4 KB.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The most the server reads of a body before it answers. A body over [`BODY_LIMIT`] but
+/// under this is read to its end and refused with 413, so that the client, still sending,
+/// reads the answer instead of a broken connection; a larger one is refused unread.
+pub const READ_LIMIT: usize = 1024 * 1024;
 
 /// A JSON body whose refusal is an [`ApiError`] (JSON too), not axum's plain text.
 pub struct Body<T>(pub T);
@@ -15,7 +26,29 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let Json(value) = Json::<T>::from_request(req, state).await?;
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|t| {
+                let t = t.trim().to_ascii_lowercase();
+                t == "application/json" || t.ends_with("+json")
+            });
+        if !json {
+            return Err(ApiError::not_json());
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|r| {
+            if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::too_large()
+            } else {
+                ApiError::bad_request(r.body_text())
+            }
+        })?;
+        if bytes.len() > BODY_LIMIT {
+            return Err(ApiError::too_large());
+        }
+        let Json(value) = Json::<T>::from_bytes(&bytes)?;
         Ok(Body(value))
     }
 }

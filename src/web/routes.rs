@@ -5,7 +5,7 @@
 use super::assets;
 use super::error::ApiError;
 use super::games::{lock, Games};
-use super::json::{Body, LoadRecord, NewGame, PlayMove, SetPosition, Settings, State};
+use super::json::{Body, LoadRecord, NewGame, PlayMove, SetPosition, Settings, State, READ_LIMIT};
 use super::position::parse_rule;
 use super::search::{self, Job};
 use super::session::{Human, Session};
@@ -21,9 +21,6 @@ use serde::Deserialize;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The largest request body: a game record of the largest board is under 4 KB.
-pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// How long `stop` waits for the search to give the engine back.
 const STOP_WAIT: Duration = Duration::from_secs(5);
@@ -58,7 +55,7 @@ pub fn router(games: Arc<Games>) -> Router {
         .route("/api/games/{id}/analyse", post(analyse))
         .route("/api/games/{id}/stop", post(stop))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(READ_LIMIT))
         .with_state(games)
 }
 

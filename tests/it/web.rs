@@ -410,6 +410,7 @@ fn bad_requests_get_a_status_and_a_message_and_keep_the_game() {
         (422, api.post(&path, json!({"move": "h8"}))),
         (422, api.post(&path, json!({"move": "j8"}))),
         (413, api.post(&path, json!({"move": "h".repeat(200_000)}))),
+        (413, api.post(&path, json!({"move": "h".repeat(70_000)}))),
         (
             404,
             api.post("/api/games/nosuchgame/play", json!({"move": "h9"})),
@@ -508,4 +509,35 @@ fn the_page_and_its_files_are_served() {
             "{path}"
         );
     }
+}
+
+#[test]
+fn wuzi_serve_prints_its_address_and_serves_the_page() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start wuzi serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    let mut r = agent().get(&url).call().unwrap();
+    let page = r.body_mut().read_to_string().unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(page.contains("<svg id=\"board\""), "{page}");
+    // A bad address is refused with a message and a failing exit.
+    let out = Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(["serve", "--host", "no such host", "--port", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"));
 }
