@@ -215,6 +215,25 @@ def renju_and_positions(page, url):
     check(page.stones() == 3, "the game is kept")
 
 
+def two_tabs(page, url):
+    # Each tab has its own game on the server.
+    first = page.d.current_window_handle
+    page.open(url, "rule=freestyle&size=15&you=both&moves=h8")
+    page.wait.until(lambda d: page.stones() == 1)
+    page.d.switch_to.new_window("tab")
+    page.open(url, "rule=standard&size=19&you=both&moves=a1b2")
+    page.wait.until(lambda d: page.stones() == 2)
+    page.click_point("c3")
+    page.wait.until(lambda d: page.stones() == 3)
+    page.d.close()
+    page.d.switch_to.window(first)
+    check(page.stones() == 1, "the first tab keeps its game")
+    page.click_point("i9")
+    page.wait.until(lambda d: page.stones() == 2)
+    check(page.d.find_element(By.ID, "position").get_attribute("value") == "h8i9",
+          "the first tab's game went on from its own position")
+
+
 def main():
     wuzi = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "wuzi")
     started = time.time()
@@ -226,6 +245,7 @@ def main():
         play_a_game(page, url)
         analyse(page)
         renju_and_positions(page, url)
+        two_tabs(page, url)
         print(f"browser test passed in {time.time() - started:.1f} s")
         print("1 passed, 0 failed")
     except Exception:
