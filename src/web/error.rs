@@ -24,6 +24,10 @@ impl ApiError {
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
     }
+    /// 405: a route asked with a method it does not take.
+    pub fn method_not_allowed(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, message)
+    }
     /// 409: the request does not fit the game's state (the engine is thinking, the game
     /// is over, nothing to undo).
     pub fn conflict(message: impl Into<String>) -> ApiError {

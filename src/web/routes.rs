@@ -25,7 +25,7 @@ use std::time::Duration;
 /// How long `stop` waits for the search to give the engine back.
 const STOP_WAIT: Duration = Duration::from_secs(5);
 
-type Games_ = With<Arc<Games>>;
+type GamesState = With<Arc<Games>>;
 type Answer = Result<Json<State>, ApiError>;
 
 /// The server's routes over `games`.
@@ -55,6 +55,9 @@ pub fn router(games: Arc<Games>) -> Router {
         .route("/api/games/{id}/analyse", post(analyse))
         .route("/api/games/{id}/stop", post(stop))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::method_not_allowed("this route does not take that method")
+        })
         .layer(DefaultBodyLimit::max(READ_LIMIT))
         .with_state(games)
 }
@@ -82,7 +85,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
     }
 }
 
-async fn create(With(games): Games_, Body(req): Body<NewGame>) -> Result<Response, ApiError> {
+async fn create(With(games): GamesState, Body(req): Body<NewGame>) -> Result<Response, ApiError> {
     let size = req.size.unwrap_or(15);
     let rule =
         parse_rule(req.rule.as_deref().unwrap_or("freestyle")).map_err(ApiError::bad_request)?;
@@ -102,13 +105,13 @@ async fn create(With(games): Games_, Body(req): Body<NewGame>) -> Result<Respons
     Ok((StatusCode::CREATED, Json(state)).into_response())
 }
 
-async fn show(With(games): Games_, Path(id): Path<String>) -> Answer {
+async fn show(With(games): GamesState, Path(id): Path<String>) -> Answer {
     let game = games.get(&id)?;
     let state = lock(&game).state();
     Ok(Json(state))
 }
 
-async fn remove(With(games): Games_, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+async fn remove(With(games): GamesState, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let game = games.remove(&id)?;
     if let Some(r) = lock(&game).running() {
         r.cancel.store(true, Ordering::SeqCst);
@@ -117,7 +120,11 @@ async fn remove(With(games): Games_, Path(id): Path<String>) -> Result<StatusCod
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn play(With(games): Games_, Path(id): Path<String>, Body(req): Body<PlayMove>) -> Answer {
+async fn play(
+    With(games): GamesState,
+    Path(id): Path<String>,
+    Body(req): Body<PlayMove>,
+) -> Answer {
     let game = games.get(&id)?;
     let mut s = lock(&game);
     s.play(&req.point)?;
@@ -131,14 +138,14 @@ struct Count {
     count: Option<usize>,
 }
 
-async fn undo(With(games): Games_, Path(id): Path<String>, Params(q): Params<Count>) -> Answer {
+async fn undo(With(games): GamesState, Path(id): Path<String>, Params(q): Params<Count>) -> Answer {
     let game = games.get(&id)?;
     let mut s = lock(&game);
     s.undo(q.count.unwrap_or(1))?;
     Ok(Json(s.state()))
 }
 
-async fn redo(With(games): Games_, Path(id): Path<String>, Params(q): Params<Count>) -> Answer {
+async fn redo(With(games): GamesState, Path(id): Path<String>, Params(q): Params<Count>) -> Answer {
     let game = games.get(&id)?;
     let mut s = lock(&game);
     s.redo(q.count.unwrap_or(1))?;
@@ -146,7 +153,7 @@ async fn redo(With(games): Games_, Path(id): Path<String>, Params(q): Params<Cou
 }
 
 async fn position(
-    With(games): Games_,
+    With(games): GamesState,
     Path(id): Path<String>,
     Body(req): Body<SetPosition>,
 ) -> Answer {
@@ -157,7 +164,7 @@ async fn position(
 }
 
 async fn settings(
-    With(games): Games_,
+    With(games): GamesState,
     Path(id): Path<String>,
     Body(req): Body<Settings>,
 ) -> Answer {
@@ -179,7 +186,7 @@ struct Format {
 }
 
 async fn save(
-    With(games): Games_,
+    With(games): GamesState,
     Path(id): Path<String>,
     Params(q): Params<Format>,
 ) -> Result<Response, ApiError> {
@@ -212,7 +219,11 @@ async fn save(
         .into_response())
 }
 
-async fn load(With(games): Games_, Path(id): Path<String>, Body(req): Body<LoadRecord>) -> Answer {
+async fn load(
+    With(games): GamesState,
+    Path(id): Path<String>,
+    Body(req): Body<LoadRecord>,
+) -> Answer {
     let game = games.get(&id)?;
     let mut s = lock(&game);
     s.load_record(&req.text, req.rule.as_deref())?;
@@ -227,7 +238,7 @@ struct ThinkQuery {
 }
 
 async fn think(
-    With(games): Games_,
+    With(games): GamesState,
     Path(id): Path<String>,
     Params(q): Params<ThinkQuery>,
 ) -> Result<Response, ApiError> {
@@ -251,7 +262,7 @@ struct AnalyseQuery {
 }
 
 async fn analyse(
-    With(games): Games_,
+    With(games): GamesState,
     Path(id): Path<String>,
     Params(q): Params<AnalyseQuery>,
 ) -> Result<Response, ApiError> {
@@ -264,7 +275,7 @@ async fn analyse(
 
 /// Stops the game's search (a move search plays its best move so far) and answers the
 /// state once the search has ended.
-async fn stop(With(games): Games_, Path(id): Path<String>) -> Answer {
+async fn stop(With(games): GamesState, Path(id): Path<String>) -> Answer {
     let game = games.get(&id)?;
     if let Some(r) = lock(&game).running() {
         r.halt.store(true, Ordering::SeqCst);

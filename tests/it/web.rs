@@ -417,6 +417,7 @@ fn bad_requests_get_a_status_and_a_message_and_keep_the_game() {
         ),
         (404, api.get("/api/games/nosuchgame")),
         (404, api.get("/no/such/page")),
+        (405, api.get("/api/games")),
         (
             400,
             api.post(
