@@ -227,13 +227,16 @@ function drawSearch(layer) {
       el('circle', { class: 'best', cx: at(x), cy: at(y), r: CELL * 0.3, 'data-move': m.move }, layer);
       el('text', { class: 'bestnum', x: at(x), y: at(y) }, layer, String(i + 1));
     });
-  } else if (page.progress && page.search && page.progress.pv.length) {
+  } else if (page.progress && page.progress.pv.length && (page.search || page.progress.forced)) {
+    // While a search runs, and after it for a proven win (its line stays until the
+    // position changes). Numbered as the moves they would be when move numbers are shown.
+    const first = $('numbers').checked ? g.moves.length + 1 : 1;
     let colour = g.to_move;
     page.progress.pv.slice(0, 12).forEach((p, i) => {
       if (taken.has(p)) return;
       const [x, y] = toXY(p, n);
       el('circle', { class: `stone pv ${colour}`, cx: at(x), cy: at(y), r: CELL * 0.42 }, layer);
-      el('text', { class: `pvnum num on-${colour}`, x: at(x), y: at(y) }, layer, String(i + 1));
+      el('text', { class: `pvnum num on-${colour}`, x: at(x), y: at(y) }, layer, String(first + i));
       colour = colour === 'black' ? 'white' : 'black';
     });
   }
@@ -256,6 +259,8 @@ function engineSide() {
 }
 
 function show(state) {
+  // A search's line belongs to the position it searched.
+  if (page.game && state.position !== page.game.position && !page.search) page.progress = null;
   page.game = state;
   drawBoard();
   const g = state;
