@@ -181,8 +181,12 @@ fn a_game_is_played_to_its_result_undone_and_redone() {
     );
 }
 
+/// A full game at every rule on 15x15 and 20x20, as a newcomer would play it: the person
+/// (black) clicks, the engine (white) answers each move until the game ends. The person's
+/// stones go along the top and bottom edges a point apart, so they make no line (and no
+/// renju shape); the engine makes its five in the middle.
 #[test]
-fn the_engine_answers_at_every_rule_on_15_and_20() {
+fn a_full_game_at_every_rule_on_15_and_20() {
     let srv = server(2, 1.0);
     let api = Api::new(&srv);
     for size in [15, 20] {
@@ -190,14 +194,30 @@ fn the_engine_answers_at_every_rule_on_15_and_20() {
             let g = api.create(json!({ "size": size, "rule": rule, "strength": quick() }));
             assert_eq!(g["rule"], rule);
             let id = g["id"].as_str().unwrap();
-            let (status, s) = api.post(&format!("/api/games/{id}/play"), json!({"move": "h8"}));
-            assert_eq!(status, 200, "{s}");
-            let (_, events) = api.stream(&format!("/api/games/{id}/think"));
-            let d = done(&events);
-            assert_eq!(d["played"], true, "{rule} {size}: {d}");
-            let moves = strings(&d["state"]["moves"]);
-            assert_eq!(moves.len(), 2);
-            assert_eq!(d["best"].as_str(), Some(moves[1].as_str()));
+            let edges = [size, size - 2, 1, 3];
+            let mut mine = edges
+                .iter()
+                .flat_map(|&row| (0..size).step_by(2).map(move |x| (x, row)))
+                .map(|(x, row)| format!("{}{row}", (b'a' + x as u8) as char));
+            let mut state = g.clone();
+            let mut turns = 0;
+            while state["status"] == "ongoing" {
+                let taken = strings(&state["moves"]);
+                let point = mine
+                    .find(|p| !taken.contains(p))
+                    .unwrap_or_else(|| panic!("{rule} {size}: no result: {state}"));
+                let (status, s) =
+                    api.post(&format!("/api/games/{id}/play"), json!({"move": point}));
+                assert_eq!(status, 200, "{rule} {size}: {s}");
+                let (_, events) = api.stream(&format!("/api/games/{id}/think"));
+                let d = done(&events);
+                assert_eq!(d["played"], true, "{rule} {size}: {d}");
+                state = d["state"].clone();
+                turns += 1;
+            }
+            assert_eq!(state["winner"], "white", "{rule} {size}: {state}");
+            assert_eq!(strings(&state["five"]).len(), 5, "{rule} {size}: {state}");
+            eprintln!("{rule} {size}x{size}: the engine's five after {turns} moves");
         }
     }
 }
