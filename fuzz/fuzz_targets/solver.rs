@@ -25,13 +25,13 @@
 //! - a VCF win of k fours is never a VCT `NoWin` at depth k or more;
 //! - the solver leaves the board as it found it (hash and moves).
 //!
-//! Known bugs 1, 4 and 5 of docs/fuzzing.md are tolerated unless `WUZI_FUZZ_STRICT=1`.
+//! Bugs 1, 4 and 5 of docs/fuzzing.md are fixed: no tolerance is left here.
 //! Run with `-O`: the board's debug recomputation after every make took ~90% of the time.
 #![no_main]
 
 mod common;
 
-use common::{decode, legal_position, strict};
+use common::{decode, legal_position};
 use libfuzzer_sys::fuzz_target;
 use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::types::{Color, Dir, Pos, Rule};
@@ -96,15 +96,6 @@ fn five_stops(b: &mut Board) -> Vec<Pos> {
     stops
 }
 
-/// Known bug 4 (docs/fuzzing.md), its open forms: under caro one stone on one of two five
-/// points can close the other, and the solver does not try such replies. Tolerated under
-/// caro: against two five points the defences are not compared; a line's last move may
-/// have been a five point only before the defender's last reply; a VCT line may end with
-/// any `Flex4`; a VCF win beside a VCT `NoWin` is not compared.
-fn caro_tolerated(b: &Board) -> bool {
-    matches!(b.rule(), Rule::Caro { .. }) && !strict()
-}
-
 /// Replays a claimed win on a copy of `board` and checks each step (see the file's doc).
 fn check_line(board: &Board, line: &[Pos], kind: Kind) {
     let mut b = board.clone();
@@ -120,8 +111,6 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
     );
     let ctx = format!("{ctx} after the moves {:?}", show(b.moves()));
     assert!(line.len() % 2 == 1, "{ctx}: even length");
-    // The attacker's five points before the latest defender move.
-    let mut threatened = Vec::new();
     for (i, &p) in line.iter().enumerate() {
         let last = i + 1 == line.len();
         if i % 2 == 0 {
@@ -130,25 +119,7 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 "{ctx}: attacker move {i} ({p}) is not legal"
             );
             if last {
-                // Known bug 4: the defender's reply may have closed the five the solver
-                // counted on; tolerated under caro if `p` was a five point before it.
-                let was_five = caro_tolerated(&b) && threatened.contains(&p);
-                if b.makes_five(p, a) || was_five {
-                    break;
-                }
-                // Known bug 1 (docs/fuzzing.md): a VCT line may end with a straight four.
-                // Then check that it wins: no five point for the defender, and no defender
-                // move stops every five of the attacker (known bug 4 aside).
-                assert!(
-                    kind == Kind::Vct && !strict(),
-                    "{ctx}: the last move {p} is not a five"
-                );
-                b.make(p);
-                assert!(
-                    five_points(&b, d).is_empty()
-                        && (caro_tolerated(&b) || five_stops(&mut b).is_empty()),
-                    "{ctx}: the last move {p} is not a five, nor a four that wins"
-                );
+                assert!(b.makes_five(p, a), "{ctx}: the last move {p} is not a five");
                 break;
             }
             assert!(
@@ -170,7 +141,7 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 );
             }
         } else {
-            threatened = five_points(&b, a);
+            let threatened = five_points(&b, a);
             let stops = if threatened.is_empty() {
                 None
             } else {
@@ -184,37 +155,29 @@ fn check_line(board: &Board, line: &[Pos], kind: Kind) {
                 b.make_pass();
                 continue;
             }
-            // Known bug 5 (docs/fuzzing.md): against two five points the line's reply can
-            // be a point forbidden to renju black. Tolerated where no reply would matter
-            // (no legal move stops every five); the line then goes on from that move.
-            let lost_anyway = !strict() && stops.as_ref().is_some_and(|s| s.is_empty());
-            assert!(
-                b.is_empty(p) && (lost_anyway || legal(&mut b, p)),
-                "{ctx}: defender move {i} ({p}) is not legal"
-            );
+            assert!(legal(&mut b, p), "{ctx}: defender move {i} ({p}) is not legal");
             match stops {
                 Some(stops) if !stops.is_empty() && stops != [p] => {
                     let caro = matches!(b.rule(), Rule::Caro { .. });
-                    if caro_tolerated(&b) && threatened.len() >= 2 {
-                        // Known bug 4: see `caro_tolerated`.
-                    } else {
+                    assert!(
+                        caro && stops.contains(&p),
+                        "{ctx}: defender move {i} ({p}) is not its only defence: {:?} \
+                         (five points {:?})",
+                        show(&stops),
+                        show(&threatened)
+                    );
+                    // Under caro a four can have several defences (a stone beyond the
+                    // five's far end, or on one five point closing another): the solver
+                    // must have beaten each.
+                    for &r in stops.iter().filter(|&&r| r != p) {
+                        b.make(r);
+                        let proof = run(kind, &mut b);
+                        b.undo();
                         assert!(
-                            caro && stops.contains(&p),
-                            "{ctx}: defender move {i} ({p}) is not its only defence: {:?}",
-                            show(&stops)
+                            proof != Proof::NoWin,
+                            "{ctx}: after the defence {r} to move {}, no {kind:?} win",
+                            i - 1
                         );
-                        // Under caro a four can have several defences (a stone beyond the
-                        // five's far end closes it too): the solver must have beaten each.
-                        for &r in stops.iter().filter(|&&r| r != p) {
-                            b.make(r);
-                            let proof = run(kind, &mut b);
-                            b.undo();
-                            assert!(
-                                proof != Proof::NoWin,
-                                "{ctx}: after the defence {r} to move {}, no {kind:?} win",
-                                i - 1
-                            );
-                        }
                     }
                 }
                 _ => {}
@@ -297,8 +260,7 @@ fuzz_target!(|data: &[u8]| {
             "VCT with a five point: {vct:?}"
         );
     }
-    // Known bug 4: under caro a VCF win can be false, and the VCT can see it.
-    if let (Proof::Win(line), Proof::NoWin, false) = (&vcf, &vct, caro_tolerated(&b)) {
+    if let (Proof::Win(line), Proof::NoWin) = (&vcf, &vct) {
         let fours = line.len() / 2;
         assert!(
             fours > vct_limits.depth as usize,

@@ -62,7 +62,7 @@ impl Board {
         self.add_near(c, false);
         // Freestyle patterns never depend on the window's edge cells (a five through the
         // centre spans offsets -4..=4 and longer runs win too; tested over every key in
-        // tests/table_props.rs): the cells five away keep their patterns.
+        // tests/it/table_props.rs): the cells five away keep their patterns.
         let skip = if self.rule == Rule::Freestyle {
             1 | 1 << 10
         } else {

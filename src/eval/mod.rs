@@ -106,7 +106,7 @@ impl EvalWeights {
     /// The weights the engine plays `rule` with: the fitted ones for freestyle and exact
     /// five, whose games they were fitted to (exact five differs only by overlines); the
     /// hand-set ones for renju and caro. With the fitted evaluation or the fitted ordering,
-    /// renju defence fell below the 99% of `tests/engine.rs` (two of 200 sampled rows of
+    /// renju defence fell below the 99% of `tests/it/engine.rs` (two of 200 sampled rows of
     /// renju_defend_vcf missed with either).
     pub fn for_rule(rule: Rule) -> &'static EvalWeights {
         if fitted_for(rule) {

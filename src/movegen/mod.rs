@@ -102,10 +102,16 @@ pub fn legal_moves(board: &mut Board, list: &mut MoveList) {
 }
 
 /// Defences when the opponent threatens to win next move (has a five point): the
-/// opponent's five points. The side to move should first check its own fives.
+/// opponent's five points, and under caro every point after which the opponent has no five
+/// point left ([`caro_five_defences`]). Empty when nothing stops every five. The side to
+/// move should first check its own fives.
 pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     list.clear();
     let opp = !board.to_move();
+    if board.rule().is_caro() {
+        caro_five_defences(board, opp, list);
+        return;
+    }
     let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
     let legal = |b: &mut Board, p: Pos| !(check_forbid && b.is_forbidden(p));
     // A single five point is found without scanning the board (the search's case).
@@ -118,6 +124,41 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     for &p in board.cells() {
         if board.threat(p, opp) == Threat::Five && legal(board, p) {
             list.push(p);
+        }
+    }
+}
+
+/// Under caro a five closed at both ends by opponent stones does not win, so a stone can stop
+/// a five point without taking it: just beyond the five's far end, or on one five point where
+/// it closes the five of another. The candidates are the empty points within five of each
+/// five point along the lines where it makes the five (a five and the stones closing it span
+/// seven cells); each is kept when, after it, `opp` has no five point.
+fn caro_five_defences(board: &mut Board, opp: Color, list: &mut MoveList) {
+    let geo = board.geometry();
+    let fives: Vec<Pos> = board
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&q| board.is_empty(q) && board.threat(q, opp) == Threat::Five)
+        .collect();
+    let mut tried: Vec<Pos> = Vec::new();
+    for q in fives {
+        for d in Dir::ALL {
+            if board.pattern(q, opp, d) != Pattern::Five {
+                continue;
+            }
+            for p in (-5..=5).filter_map(|k| geo.step(q, d, k)) {
+                if !board.is_empty(p) || tried.contains(&p) {
+                    continue;
+                }
+                tried.push(p);
+                board.make(p);
+                let stopped = board.count(opp, Threat::Five) == 0;
+                board.undo();
+                if stopped {
+                    list.push(p);
+                }
+            }
         }
     }
 }

@@ -5,10 +5,9 @@
 //! proven: every defender reply is tried.
 
 use crate::board::Board;
-use crate::movegen::{five_point, three_defences, MoveList, ScoredMove};
-use crate::pattern::Pattern;
+use crate::movegen::{five_defences, five_point, three_defences, MoveList, ScoredMove};
 use crate::threat::Threat;
-use crate::types::{Color, Dir, Pos};
+use crate::types::{Color, Pos};
 use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -321,12 +320,17 @@ impl Solver {
         if M::fives(b, d).0 > 0 {
             return Ok(false); // the defender completes its own five first
         }
+        if b.rule().is_caro() {
+            let mut blocks = self.lists.pop().unwrap_or_default();
+            let r = self.caro_after_four::<M>(b, depth, line, &mut blocks);
+            self.lists.push(blocks);
+            return r;
+        }
         let q = match M::fives(b, a) {
             (0, _, _) => return Ok(false),
             (1, q, _) => q,
             (_, q1, q2) => {
-                line.push(q2);
-                line.push(q1);
+                two_fives_line(b, q1, q2, line);
                 return Ok(true);
             }
         };
@@ -334,27 +338,6 @@ impl Solver {
             // Black cannot block on a forbidden point: any reply, then the five.
             line.push(q);
             line.push(Pos::NONE);
-            return Ok(true);
-        }
-        if b.rule().is_caro() {
-            // Caro: a stone beyond the five's far end stops it too; every block must lose.
-            let mut blocks = Vec::new();
-            five_blocks(b, a, q, &mut blocks);
-            let mut kept = None;
-            for &p in &blocks {
-                M::play(b, p);
-                let mut sub = Vec::new();
-                let r = self.vcf_node::<M>(b, depth - 1, &mut sub);
-                M::take_back(b);
-                if !r? {
-                    return Ok(false);
-                }
-                kept.get_or_insert((p, sub));
-            }
-            if let Some((p, sub)) = kept {
-                line.extend(sub);
-                line.push(p);
-            }
             return Ok(true);
         }
         // The next node probes the table after the block's make: start its load now.
@@ -369,6 +352,41 @@ impl Solver {
         Ok(false)
     }
 
+    /// [`Solver::after_four`] under caro, where one stone can stop a five point without
+    /// taking it, or two five points at once ([`five_defences`]): every such block must lose.
+    fn caro_after_four<M: FourMoves>(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        blocks: &mut MoveList,
+    ) -> Res {
+        if M::fives(b, !b.to_move()).0 == 0 {
+            return Ok(false);
+        }
+        five_defences(b, blocks);
+        if blocks.is_empty() {
+            unstoppable_line(b, line);
+            return Ok(true);
+        }
+        let mut kept = None;
+        for p in blocks.iter() {
+            M::play(b, p);
+            let mut sub = Vec::new();
+            let r = self.vcf_node::<M>(b, depth - 1, &mut sub);
+            M::take_back(b);
+            if !r? {
+                return Ok(false);
+            }
+            kept.get_or_insert((p, sub));
+        }
+        if let Some((p, sub)) = kept {
+            line.extend(sub);
+            line.push(p);
+        }
+        Ok(true)
+    }
+
     fn vct_attack(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
         self.tick()?;
         let a = b.to_move();
@@ -378,6 +396,12 @@ impl Solver {
             return Ok(true);
         }
         if b.count(d, Threat::Five) > 0 {
+            if b.rule().is_caro() {
+                let mut blocks = self.lists.pop().unwrap_or_default();
+                let r = self.vct_block(b, depth, line, &mut blocks);
+                self.lists.push(blocks);
+                return r;
+            }
             // The defender has a four: block it; it is a threat only if the block makes one.
             let q = match fives_of(b, d) {
                 (1, q) => q,
@@ -396,6 +420,9 @@ impl Solver {
             return Ok(false);
         }
         if let Some(p) = legal_flex4(b, a) {
+            b.make(p);
+            unstoppable_line(b, line);
+            b.undo();
             line.push(p);
             return Ok(true);
         }
@@ -423,6 +450,28 @@ impl Solver {
         }
         self.vct_tt.insert(key, Entry { win: won, depth });
         Ok(won)
+    }
+
+    /// The attacker to move must stop the defender's fives (caro: any of
+    /// [`five_defences`]); a block wins when it is a threat the defender cannot meet.
+    fn vct_block(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        blocks: &mut MoveList,
+    ) -> Res {
+        five_defences(b, blocks);
+        for q in blocks.iter() {
+            b.make(q);
+            let r = self.vct_defend(b, depth, line);
+            b.undo();
+            if r? {
+                line.push(q);
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The defender to move against a threat. True when every defence loses.
@@ -461,22 +510,24 @@ impl Solver {
                 }
                 moves.sort();
             }
+            _ if b.rule().is_caro() => {
+                five_defences(b, moves);
+                if moves.is_empty() {
+                    unstoppable_line(b, line);
+                    return Ok(true);
+                }
+            }
             (1, q) => {
                 if d == Color::Black && b.is_forbidden(q) {
                     line.push(q);
                     line.push(Pos::NONE);
                     return Ok(true);
                 }
-                let mut blocks = Vec::new();
-                five_blocks(b, a, q, &mut blocks);
-                for p in blocks {
-                    moves.push(p);
-                }
+                moves.push(q);
             }
             _ => {
                 let (q1, q2) = two_fives(b, a);
-                line.push(q2);
-                line.push(q1);
+                two_fives_line(b, q1, q2, line);
                 return Ok(true);
             }
         }
@@ -595,15 +646,80 @@ fn fives_of(b: &Board, side: Color) -> (u16, Pos) {
     (n, five_point(b, side).unwrap_or(Pos::NONE))
 }
 
-/// A straight-four point of `side` it may play (renju black: not forbidden).
+/// A straight-four point of `side` it may play (renju black: not forbidden). Under caro the
+/// class says only "two five points" (one stone may stop both): each is checked by playing it.
 fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
     if b.count(side, Threat::Flex4) == 0 {
         return None;
     }
+    let caro = b.rule().is_caro();
     let cells = b.cells();
     cells.iter().copied().find(|&p| {
-        b.threat(p, side) == Threat::Flex4 && !(side == Color::Black && b.is_forbidden(p))
+        b.threat(p, side) == Threat::Flex4
+            && !(side == Color::Black && b.is_forbidden(p))
+            && (!caro || caro_wins_with(b, side, p))
     })
+}
+
+/// Caro: does `side` playing `p` leave the opponent no five of its own and no stone that
+/// stops every five point of `side`?
+fn caro_wins_with(b: &mut Board, side: Color, p: Pos) -> bool {
+    let pass = b.to_move() != side;
+    if pass {
+        b.make_pass();
+    }
+    b.make(p);
+    let mut blocks = MoveList::default();
+    five_defences(b, &mut blocks);
+    let won =
+        b.count(!side, Threat::Five) == 0 && b.count(side, Threat::Five) > 0 && blocks.is_empty();
+    b.undo();
+    if pass {
+        b.undo();
+    }
+    won
+}
+
+/// The defender (to move) faces the two five points `q1` and `q2`, and no stone stops both
+/// (every rule but caro): writes its reply and the attacker's five, reversed as lines are
+/// built. Renju black's reply is never a forbidden point: the other five point, or
+/// `Pos::NONE` when both are forbidden.
+fn two_fives_line(b: &mut Board, q1: Pos, q2: Pos, line: &mut Vec<Pos>) {
+    let check = b.to_move() == Color::Black && b.rule().has_forbidden();
+    let (reply, five) = if !(check && b.is_forbidden(q1)) {
+        (q1, q2)
+    } else if !(check && b.is_forbidden(q2)) {
+        (q2, q1)
+    } else {
+        (Pos::NONE, q1)
+    };
+    line.push(five);
+    line.push(reply);
+}
+
+/// The defender (to move) cannot stop every five of the attacker: writes its reply (a five
+/// point it may play, else `Pos::NONE`) and the attacker's five after it, reversed as lines
+/// are built.
+fn unstoppable_line(b: &mut Board, line: &mut Vec<Pos>) {
+    let d = b.to_move();
+    let a = !d;
+    let check = d == Color::Black && b.rule().has_forbidden();
+    let cells = b.cells();
+    let reply = cells
+        .iter()
+        .copied()
+        .find(|&p| b.is_empty(p) && b.threat(p, a) == Threat::Five && !(check && b.is_forbidden(p)))
+        .unwrap_or(Pos::NONE);
+    let five = if reply.is_none() {
+        five_point(b, a)
+    } else {
+        b.make(reply);
+        let f = five_point(b, a);
+        b.undo();
+        f
+    };
+    line.push(five.unwrap_or(Pos::NONE));
+    line.push(reply);
 }
 
 /// The rank of an attacking move: its class first, then its ordering score.
@@ -700,39 +816,48 @@ fn attack_moves<const N: usize>(
     k
 }
 
-/// The defender's replies to the attacker's only five point `q`: `q` itself, and under caro
-/// every empty point within five of it along its five's line after which the attacker has no five
-/// point (a stone just beyond the five's far end closes the five at both ends, and a five
-/// closed at both ends does not win there).
-fn five_blocks(b: &mut Board, attacker: Color, q: Pos, out: &mut Vec<Pos>) {
-    out.push(q);
-    if !b.rule().is_caro() {
-        return;
-    }
-    let geo = b.geometry();
-    // Only along a line on which `q` makes the five.
-    let lines: Vec<Dir> = Dir::ALL
-        .into_iter()
-        .filter(|&d| b.pattern(q, attacker, d) == Pattern::Five)
-        .collect();
-    for d in lines {
-        for k in (-5..=5).filter(|&k| k != 0) {
-            let Some(p) = geo.step(q, d, k) else { continue };
-            if b.is_empty(p) && !out.contains(&p) {
-                b.make(p);
-                let stopped = b.count(attacker, Threat::Five) == 0;
-                b.undo();
-                if stopped {
-                    out.push(p);
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn caro(moves: &str, size: usize) -> Board {
+        let moves = crate::notation::parse_move_list(moves).expect("moves");
+        let mut b = Board::new(size, crate::types::Rule::Caro { exact: false });
+        b.play_all(&moves).expect("position");
+        b
+    }
+
+    fn vcf(b: &mut Board) -> Proof {
+        Solver::new().vcf(b, &SolveLimits::default())
+    }
+
+    fn vct(b: &mut Board) -> Proof {
+        Solver::new().vct(b, &SolveLimits::default())
+    }
+
+    /// Plays a proven line out on `b`: every defender reply of it is legal and the last move
+    /// makes the attacker's five.
+    fn assert_line_ends_in_five(b: &mut Board, line: &[Pos]) {
+        let attacker = b.to_move();
+        let last = *line.last().expect("a line");
+        for &p in &line[..line.len() - 1] {
+            if p.is_none() {
+                b.make_pass();
+            } else {
+                assert!(b.is_empty(p), "{p:?} is empty");
+                assert!(
+                    !(b.to_move() == Color::Black && b.rule().has_forbidden() && b.is_forbidden(p)),
+                    "{p:?} is legal"
+                );
+                b.make(p);
+            }
+        }
+        assert_eq!(b.to_move(), attacker);
+        assert!(
+            b.makes_five(last, attacker),
+            "the line ends with a five at {last:?}"
+        );
+    }
 
     /// Caro: after black's four 3..6,7 (closed at 2,7 by white), white stops the five at
     /// 7,7 or just beyond it at 8,7 (the five 3..7,7 would be closed at both ends). The
@@ -740,20 +865,76 @@ mod tests {
     /// target `solver`: `fuzz/regressions/solver/caro-vcf-misses-the-far-end-block`).
     #[test]
     fn caro_fours_are_blocked_beyond_the_far_end_too() {
-        let moves = crate::notation::parse_move_list(
+        let mut b = caro(
             "3,7 2,7 4,7 10,3 5,7 0,14 5,4 2,14 6,5 4,14 9,8 14,14 8,5 12,14 9,4 5,6",
-        )
-        .expect("moves");
-        let mut b = Board::new(15, crate::types::Rule::Caro { exact: false });
-        b.play_all(&moves).expect("position");
-        let limits = SolveLimits::default();
-        assert!(!matches!(Solver::new().vcf(&mut b, &limits), Proof::Win(_)));
+            15,
+        );
+        assert!(!matches!(vcf(&mut b), Proof::Win(_)));
         b.make(Pos::new(6, 7));
-        let mut blocks = Vec::new();
-        five_blocks(&mut b, Color::Black, Pos::new(7, 7), &mut blocks);
-        assert!(blocks.contains(&Pos::new(7, 7)) && blocks.contains(&Pos::new(8, 7)));
+        let mut blocks = MoveList::default();
+        five_defences(&mut b, &mut blocks);
+        assert!(blocks.contains(Pos::new(7, 7)) && blocks.contains(Pos::new(8, 7)));
         b.make(Pos::new(8, 7));
         assert_eq!(b.count(Color::Black, Threat::Five), 0, "8,7 stops the five");
+    }
+
+    /// Caro: two five points on one line are one four when a stone on one of them closes the
+    /// other (docs/fuzzing.md, bug 4). Each position once gave a false VCF (and a VCT).
+    #[test]
+    fn caro_two_five_points_that_one_stone_closes_are_no_win() {
+        // 6,7..9,7 with white at 11,7: white's 5,7 closes 6..10,7. (Black's real win is
+        // the open four 5..8,7, which no stone closes.)
+        let mut b = caro("6,7 11,7 7,7 0,0 8,7 14,14", 15);
+        assert!(matches!(vcf(&mut b), Proof::Win(l) if l[0] == Pos::new(5, 7)));
+        b.make(Pos::new(9, 7));
+        let mut blocks = MoveList::default();
+        five_defences(&mut b, &mut blocks);
+        assert!(blocks.contains(Pos::new(5, 7)));
+        b.make(Pos::new(5, 7));
+        assert_eq!(
+            b.count(Color::Black, Threat::Five),
+            0,
+            "5,7 closes both fives"
+        );
+        // 6,5..6,8 with white at 6,10: white's 6,4 closes 6,5..6,9.
+        let mut b = caro("6,6 6,10 6,7 0,0 6,8 14,14", 15);
+        assert_eq!(vcf(&mut b), Proof::NoWin);
+        assert!(!matches!(vct(&mut b), Proof::Win(l) if l[0] == Pos::new(6, 5) && l.len() == 1));
+        b.make(Pos::new(6, 5));
+        assert!(legal_flex4(&mut b, Color::Black).is_none());
+        b.make(Pos::new(6, 4));
+        assert_eq!(
+            b.count(Color::Black, Threat::Five),
+            0,
+            "6,4 closes both fives"
+        );
+    }
+
+    /// An open four under caro still wins, and its line is played out to the five.
+    #[test]
+    fn caro_open_fours_still_win_to_the_five() {
+        let mut b = caro("5,7 0,0 6,7 0,14 7,7 14,0", 15);
+        let Proof::Win(line) = vcf(&mut b) else {
+            panic!("an open three makes an open four")
+        };
+        assert_line_ends_in_five(&mut b.clone(), &line);
+        let Proof::Win(line) = vct(&mut b) else {
+            panic!("VCT")
+        };
+        assert_line_ends_in_five(&mut b, &line);
+    }
+
+    /// A VCT line ends with the five, not with the straight four before it (bug 1).
+    #[test]
+    fn vct_lines_end_with_the_five() {
+        let moves = crate::notation::parse_move_list("9,9 9,8 8,9 10,8 10,9 9,10").expect("moves");
+        let mut b = Board::new(19, crate::types::Rule::Renju);
+        b.play_all(&moves).expect("position");
+        let Proof::Win(line) = vct(&mut b) else {
+            panic!("black wins")
+        };
+        assert_eq!(line.len(), 3, "four, reply, five: {line:?}");
+        assert_line_ends_in_five(&mut b, &line);
     }
 
     /// A solver whose VCT table is limited keeps it within its entries (plus what one call

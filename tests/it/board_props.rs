@@ -259,7 +259,8 @@ fn check_generation(b: &mut Board, list: &mut MoveList) {
     check_defences(b, list, &empties, &legal);
 }
 
-/// Against an opponent five point, `five_defences` gives exactly the legal five points.
+/// Against an opponent five point, `five_defences` gives exactly the legal five points (under
+/// caro: exactly the points after which the opponent has no five point).
 /// Against an open three (or a double-four point), `three_defences` holds every reply that
 /// leaves the opponent no straight-four point and every four of ours, and (but under caro)
 /// nothing that is neither a four of ours nor a four point of the opponent's.
@@ -272,10 +273,22 @@ fn check_defences(
     let me = b.to_move();
     let opp = !me;
     if b.count(opp, Threat::Five) > 0 {
+        // Under caro, every point after which the opponent has no five point (brute force).
+        let caro = b.rule().is_caro();
         let want: Vec<Pos> = empties
             .iter()
             .copied()
-            .filter(|&p| b.threat(p, opp) == Threat::Five && legal(&p))
+            .filter(|&p| {
+                legal(&p)
+                    && if caro {
+                        b.make(p);
+                        let stops = b.count(opp, Threat::Five) == 0;
+                        b.undo();
+                        stops
+                    } else {
+                        b.threat(p, opp) == Threat::Five
+                    }
+            })
             .collect();
         five_defences(b, list);
         let mut want = want;
