@@ -12,7 +12,8 @@
 //!    the transposition table, time management, threads, parameters).
 //! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O).
 //! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
-//!    [`web`] (the board in a browser, over HTTP), [`record`] (game records), [`benchmark`] (the bench set), [`suite`] (test positions).
+//!    [`web`] (the board in a browser, over HTTP), [`record`] (game records), [`benchmark`]
+//!    (the bench set), [`suite`] (test positions), [`datagen`] (self-play training data).
 //!    Only they and the binaries read or write anything.
 //!
 //! The engine in a few lines: a game, a move of ours, and the engine's answer within a node
@@ -54,6 +55,7 @@ pub mod search;
 pub mod engine;
 // Layer 6
 pub mod benchmark;
+pub mod datagen;
 pub mod prompt;
 pub mod protocol;
 pub mod record;

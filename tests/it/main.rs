@@ -10,6 +10,7 @@ mod bench_cli;
 mod board_props;
 mod cli;
 mod common;
+mod datagen;
 mod engine;
 mod golden;
 mod patterns;

@@ -1,0 +1,118 @@
+//! Self-play data generation (`wuzi::datagen`): the shards hold legal games whose results
+//! are what the boards say, a rerun resumes (skips complete shards, redoes a damaged one),
+//! and a shard is the same for the same seed.
+
+use std::path::PathBuf;
+use wuzi::datagen::format::{read_shard, Game, Outcome};
+use wuzi::datagen::selfplay::Settings;
+use wuzi::datagen::Job;
+use wuzi::engine::{Engine, GameStatus};
+use wuzi::search::mate_distance;
+use wuzi::types::Color;
+use wuzi::Rule;
+
+fn job(dir: &str, rule: Rule) -> Job {
+    let out = std::env::temp_dir().join(format!("wuzi-datagen-{dir}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    Job {
+        settings: Settings {
+            size: 15,
+            rule,
+            nodes: 1_500,
+        },
+        games: 4,
+        shard_games: 2,
+        workers: 2,
+        seed: 9,
+        out,
+    }
+}
+
+fn shards(job: &Job) -> Vec<PathBuf> {
+    (0..job.shards()).map(|k| job.shard_path(k)).collect()
+}
+
+/// Replays `game` on an engine: every move legal, and the recorded outcome the one the
+/// board shows (a five, a forbidden move) or the one the last search proved.
+fn check_game(game: &Game) {
+    let mut engine = Engine::new(game.size, game.rule).expect("size");
+    let mut status = GameStatus::Ongoing;
+    for (i, ply) in game.plies.iter().enumerate() {
+        assert_eq!(status, GameStatus::Ongoing, "ply {i} after the end");
+        if i >= game.opening {
+            assert!(!ply.best.is_none(), "searched ply {i} has a best move");
+        }
+        status = engine.play(ply.played).expect("a legal move");
+    }
+    match status {
+        GameStatus::Five { winner } => assert_eq!(game.outcome, Outcome::won_by(winner)),
+        GameStatus::Ongoing => {
+            // Ended by a proven score: the last searched ply's side won or lost.
+            let last = game.plies.last().expect("plies");
+            let d = mate_distance(last.score as i32).expect("a proven score");
+            let mover = if (game.plies.len() - 1) % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let winner = if d > 0 { mover } else { !mover };
+            assert_eq!(game.outcome, Outcome::won_by(winner));
+        }
+        other => panic!("unexpected end {other:?}"),
+    }
+}
+
+#[test]
+fn shards_hold_legal_games_with_true_results() {
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let job = job(rule.name(), rule);
+        let summary = job.run(&|_| {}).expect("a run");
+        assert_eq!(summary.games, 4);
+        assert_eq!(summary.shards_written, 2);
+        let mut positions = 0;
+        for path in shards(&job) {
+            let games = read_shard(&std::fs::read(&path).expect("a shard")).expect("readable");
+            assert_eq!(games.len(), 2);
+            for game in &games {
+                assert_eq!((game.size, game.rule), (15, rule));
+                assert!(game.opening >= wuzi::datagen::selfplay::MIN_OPENING);
+                check_game(game);
+                positions += game.plies.len() - game.opening;
+            }
+        }
+        assert_eq!(positions, summary.positions);
+        let _ = std::fs::remove_dir_all(&job.out);
+    }
+}
+
+#[test]
+fn a_rerun_resumes_and_gives_the_same_shards() {
+    let job = job("resume", Rule::Freestyle);
+    job.run(&|_| {}).expect("a run");
+    let [first, second] = &shards(&job)[..] else {
+        panic!("two shards")
+    };
+    let (a, b) = (std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
+    // Nothing to do: both shards are complete.
+    let again = job.run(&|_| panic!("no game is played")).expect("a rerun");
+    assert_eq!((again.shards_skipped, again.shards_written), (2, 0));
+    // A shard cut short (a killed writer) and a missing one are made again, the same.
+    std::fs::write(first, &a[..a.len() - 3]).unwrap();
+    std::fs::remove_file(second).unwrap();
+    let again = job.run(&|_| {}).expect("a rerun");
+    assert_eq!((again.shards_skipped, again.shards_written), (0, 2));
+    assert_eq!(std::fs::read(first).unwrap(), a);
+    assert_eq!(std::fs::read(second).unwrap(), b);
+    let _ = std::fs::remove_dir_all(&job.out);
+}
+
+#[test]
+fn a_bad_setting_or_directory_is_an_error() {
+    let mut bad = job("bad", Rule::Freestyle);
+    bad.settings.size = 40;
+    assert!(bad.run(&|_| {}).is_err());
+    let mut bad = job("bad-dir", Rule::Freestyle);
+    bad.out = PathBuf::from("/proc/no-such-place/shards");
+    let e = bad.run(&|_| {}).expect_err("cannot create the directory");
+    assert!(e.to_string().contains("/proc/no-such-place"), "{e}");
+}
