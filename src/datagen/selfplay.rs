@@ -16,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub const MIN_OPENING: usize = 2;
 /// Most random opening stones: beyond about six random stones one side is usually ahead.
 pub const MAX_OPENING: usize = 6;
-/// Nodes of the search that judges an opening.
+/// Nodes of the search that judges an opening (or the per-move budget, if smaller).
 pub const BALANCE_NODES: u64 = 4_000;
 /// An opening is kept when that search scores it within this margin of even (the value of
 /// about an open two; an open three is several times more).
@@ -85,7 +85,12 @@ pub fn play_game(settings: &Settings, engine: &mut Engine, rng: &mut Xoshiro256P
             Ok(GameStatus::Five { winner } | GameStatus::Forbidden { winner }) => {
                 break Outcome::won_by(winner)
             }
-            Ok(_) | Err(_) => break Outcome::Draw,
+            Ok(GameStatus::Draw) => break Outcome::Draw,
+            Err(e) => {
+                // The search's moves are legal; should one not be, the game ends unscored.
+                debug_assert!(false, "the engine chose an illegal move: {e}");
+                break Outcome::Draw;
+            }
         }
     };
     engine.set_random_margin(None);
@@ -106,7 +111,7 @@ fn balanced_opening(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<Pos> {
     let limits = Limits {
-        nodes: Some(BALANCE_NODES),
+        nodes: Some(BALANCE_NODES.min(settings.nodes)),
         ..Limits::default()
     };
     let mut moves = Vec::new();

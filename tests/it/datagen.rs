@@ -11,17 +11,15 @@ use wuzi::search::mate_distance;
 use wuzi::types::Color;
 use wuzi::Rule;
 
-fn job(dir: &str, rule: Rule) -> Job {
+/// `games` games of `rule` on a `size` board at `nodes` a move, one game a shard, into a
+/// fresh directory.
+fn job(dir: &str, rule: Rule, size: usize, games: usize, nodes: u64) -> Job {
     let out = std::env::temp_dir().join(format!("wuzi-datagen-{dir}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     Job {
-        settings: Settings {
-            size: 15,
-            rule,
-            nodes: 1_500,
-        },
-        games: 4,
-        shard_games: 2,
+        settings: Settings { size, rule, nodes },
+        games,
+        shard_games: 1,
         workers: 2,
         seed: 9,
         out,
@@ -46,10 +44,12 @@ fn check_game(game: &Game) {
     }
     match status {
         GameStatus::Five { winner } => assert_eq!(game.outcome, Outcome::won_by(winner)),
+        GameStatus::Draw => assert_eq!(game.outcome, Outcome::Draw),
         GameStatus::Ongoing => {
             // Ended by a proven score: the last searched ply's side won or lost.
             let last = game.plies.last().expect("plies");
-            let d = mate_distance(last.score as i32).expect("a proven score");
+            let d = mate_distance(last.score as i32)
+                .unwrap_or_else(|| panic!("no five and no proven score: {game:?}"));
             let mover = if (game.plies.len() - 1) % 2 == 0 {
                 Color::Black
             } else {
@@ -62,19 +62,19 @@ fn check_game(game: &Game) {
     }
 }
 
-#[test]
-fn shards_hold_legal_games_with_true_results() {
+/// Plays `games` games of each rule on a `size` board at `nodes` a move and checks every one.
+fn check_run(size: usize, games: usize, nodes: u64) {
     for rule in [Rule::Freestyle, Rule::Renju] {
-        let job = job(rule.name(), rule);
+        let dir = format!("{}-{size}-{games}", rule.name());
+        let job = job(&dir, rule, size, games, nodes);
         let summary = job.run(&|_| {}).expect("a run");
-        assert_eq!(summary.games, 4);
-        assert_eq!(summary.shards_written, 2);
+        assert_eq!((summary.games, summary.shards_written), (games, games));
         let mut positions = 0;
         for path in shards(&job) {
             let games = read_shard(&std::fs::read(&path).expect("a shard")).expect("readable");
-            assert_eq!(games.len(), 2);
+            assert_eq!(games.len(), 1);
             for game in &games {
-                assert_eq!((game.size, game.rule), (15, rule));
+                assert_eq!((game.size, game.rule), (size, rule));
                 assert!(game.opening >= wuzi::datagen::selfplay::MIN_OPENING);
                 check_game(game);
                 positions += game.plies.len() - game.opening;
@@ -85,14 +85,31 @@ fn shards_hold_legal_games_with_true_results() {
     }
 }
 
+/// One small game of each rule on 7x7 (the dev profile's searches are slow).
+#[test]
+fn shards_hold_legal_games_with_true_results() {
+    check_run(7, 1, 100);
+}
+
+/// Sixty games of each rule on 15x15 at 1,500 nodes: a draw by a full board, adjudicated
+/// wins and fives all occur.
+#[test]
+#[ignore = "long: run in release"]
+fn many_games_hold_legal_moves_and_true_results() {
+    check_run(15, 60, 1_500);
+}
+
 #[test]
 fn a_rerun_resumes_and_gives_the_same_shards() {
-    let job = job("resume", Rule::Freestyle);
+    let job = job("resume", Rule::Freestyle, 7, 2, 100);
     job.run(&|_| {}).expect("a run");
     let [first, second] = &shards(&job)[..] else {
         panic!("two shards")
     };
-    let (a, b) = (std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
+    let (a, b) = (
+        std::fs::read(first).unwrap(),
+        std::fs::read(second).unwrap(),
+    );
     // Nothing to do: both shards are complete.
     let again = job.run(&|_| panic!("no game is played")).expect("a rerun");
     assert_eq!((again.shards_skipped, again.shards_written), (2, 0));
@@ -108,10 +125,10 @@ fn a_rerun_resumes_and_gives_the_same_shards() {
 
 #[test]
 fn a_bad_setting_or_directory_is_an_error() {
-    let mut bad = job("bad", Rule::Freestyle);
+    let mut bad = job("bad", Rule::Freestyle, 9, 1, 300);
     bad.settings.size = 40;
     assert!(bad.run(&|_| {}).is_err());
-    let mut bad = job("bad-dir", Rule::Freestyle);
+    let mut bad = job("bad-dir", Rule::Freestyle, 9, 1, 300);
     bad.out = PathBuf::from("/proc/no-such-place/shards");
     let e = bad.run(&|_| {}).expect_err("cannot create the directory");
     assert!(e.to_string().contains("/proc/no-such-place"), "{e}");
