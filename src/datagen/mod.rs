@@ -1,6 +1,7 @@
 //! Training data from self-play (`wuzi datagen`): games of the engine against itself from
 //! random balanced openings at a fixed node budget ([`selfplay`]), written in shards of a
-//! documented binary format ([`format`], `docs/datagen.md`).
+//! documented binary format ([`format`], `docs/datagen.md`), and turned into the network's
+//! inputs for the trainer ([`features`]).
 //!
 //! The work is cut into shards of [`Job::shard_games`] games. Shard `k` of a run is
 //! determined by the settings, the seed and `k` alone, so workers (threads here, or whole
@@ -8,6 +9,7 @@
 //! and renamed when complete, and a run that finds a complete shard skips it, so a killed
 //! run resumes where it stopped.
 
+pub mod features;
 pub mod format;
 pub mod selfplay;
 

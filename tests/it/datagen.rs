@@ -133,3 +133,40 @@ fn a_bad_setting_or_directory_is_an_error() {
     let e = bad.run(&|_| {}).expect_err("cannot create the directory");
     assert!(e.to_string().contains("/proc/no-such-place"), "{e}");
 }
+
+/// `wuzi features` turns the shards of a run into one record per searched position, skips
+/// an unreadable shard with a message, and refuses a directory without shards.
+#[test]
+fn features_hold_one_record_per_searched_position() {
+    use wuzi::datagen::features::{record_bytes, MAGIC};
+    let job = job("features", Rule::Freestyle, 7, 2, 100);
+    let summary = job.run(&|_| {}).expect("a run");
+    std::fs::write(job.out.join("junk.wzd"), b"not a shard").unwrap();
+    let out = job.out.join("all.wzf");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .arg("features")
+        .arg("--out")
+        .arg(&out)
+        .arg(&job.out)
+        .output()
+        .expect("wuzi runs");
+    assert!(run.status.success(), "{run:?}");
+    assert!(String::from_utf8_lossy(&run.stderr).contains("junk.wzd"));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..8], &MAGIC);
+    assert_eq!(bytes[8], 7, "board size");
+    let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    assert_eq!(n, summary.positions);
+    assert_eq!(bytes.len(), 16 + n * record_bytes(7));
+    let empty = job.out.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(["features", "--out"])
+        .arg(job.out.join("none.wzf"))
+        .arg(&empty)
+        .output()
+        .expect("wuzi runs");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no shard found"));
+    let _ = std::fs::remove_dir_all(&job.out);
+}

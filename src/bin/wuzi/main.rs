@@ -1,13 +1,15 @@
 //! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
 //! `solve` runs the threat-space solver; `serve` the board in a browser; `datagen` makes
-//! self-play training data. Each subcommand lives in its own file beside this one, as an
-//! `Args` struct (its flags) and a `run` function (its work).
+//! self-play training data and `features` the trainer's input from it. Each subcommand
+//! lives in its own file beside this one, as an `Args` struct (its flags) and a `run`
+//! function (its work).
 //!
 //! Adding a subcommand: a file `NAME.rs` here with `pub struct Args` (`#[derive(clap::Args)]`,
 //! its doc comment is the help text) and `pub fn run(args: Args) -> ExitCode`, then a
 //! `mod NAME;`, a variant of [`Command`] and an arm in `main`.
 
 mod datagen;
+mod features;
 mod play;
 mod serve;
 mod solve;
@@ -32,6 +34,7 @@ enum Command {
     Solve(solve::Args),
     Serve(serve::Args),
     Datagen(datagen::Args),
+    Features(features::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,5 +44,6 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Datagen(args) => datagen::run(args),
+        Command::Features(args) => features::run(args),
     }
 }
