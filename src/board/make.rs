@@ -82,6 +82,18 @@ impl Board {
         }
     }
 
+    /// The cells the last move changed: its point first, then the empty cells whose
+    /// patterns it re-graded (a cell may come more than once). Empty after a pass or before
+    /// any move. An incremental evaluation reads them after a make, and again (collected
+    /// before) after the undo.
+    pub fn last_changed(&self) -> impl Iterator<Item = Pos> + '_ {
+        let from = self
+            .undo
+            .last()
+            .map_or(self.changed.len(), |r| r.changed_from as usize);
+        self.changed[from..].iter().map(|c| c.pos)
+    }
+
     /// Removes the stone of the last [`Board::place`] (or pops a pass record).
     pub(crate) fn unplace(&mut self) -> Pos {
         let rec = self.undo.pop().expect("unplace without a record");

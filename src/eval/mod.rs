@@ -1,6 +1,9 @@
 //! Layer 3: the static evaluation (weights per threat class and line pattern over the
-//! board's incremental counts) and move ordering ([`order`]).
+//! board's incremental counts), move ordering ([`order`]), and the learned evaluation
+//! ([`net`], kept up to date move by move by [`accumulator`]).
 
+pub mod accumulator;
+pub mod net;
 pub mod order;
 pub mod term;
 
