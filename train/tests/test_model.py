@@ -1,0 +1,63 @@
+"""The network: the sparse gather equals PyTorch's embedding bag (values and gradients),
+stones add nothing, the four directions are interchangeable, and the value target."""
+
+import math
+
+import torch
+
+from wuzinet import model, synthetic
+
+
+def test_sum_gather_matches_embedding_bag():
+    torch.manual_seed(0)
+    idx = torch.randint(0, 145, (500, 4))
+    table = torch.randn(145, 32, requires_grad=True)
+    ref_table = table.detach().clone().requires_grad_()
+    grad = torch.randn(500, 32)
+    out = model.SumGather.apply(idx, table)
+    ref = torch.nn.functional.embedding_bag(idx, ref_table, mode="sum")
+    assert torch.allclose(out, ref, atol=1e-5)
+    out.backward(grad)
+    ref.backward(grad)
+    assert torch.allclose(table.grad, ref_table.grad, atol=1e-4)
+
+
+def test_gradient_check():
+    torch.manual_seed(1)
+    idx = torch.randint(0, 10, (30, 4))
+    table = torch.randn(10, 3, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda t: model.SumGather.apply(idx, t), (table,))
+
+
+def net_outputs(net, keys):
+    with torch.no_grad():
+        return net(model.WuziNet.prepare_keys(torch.as_tensor(keys)))
+
+
+def test_stones_add_nothing_and_directions_are_symmetric():
+    torch.manual_seed(2)
+    net = model.WuziNet()
+    keys = torch.from_numpy(synthetic.make_records(6, 9, 2)[0])
+    z, logits = net_outputs(net, keys)
+    # The four directions in another order: the same outputs.
+    z2, logits2 = net_outputs(net, keys[:, :, [2, 0, 3, 1]])
+    assert torch.allclose(z, z2, atol=1e-6) and torch.equal(torch.isinf(logits), torch.isinf(logits2))
+    assert torch.allclose(logits[~torch.isinf(logits)], logits2[~torch.isinf(logits2)], atol=1e-6)
+    # A board of stones but one empty cell: the value input is that cell's activation / 32.
+    one = torch.full((1, 81, 4), 255, dtype=torch.uint8)
+    one[0, 40] = torch.tensor([5, 17, 40, 100], dtype=torch.uint8)
+    a = net.embedding.detach()[[5, 17, 40, 100]].sum(0).clamp(0, 1)
+    hidden = net.value1(a / model.VALUE_DIVISOR).clamp(0, 1)
+    expected = net.value2(hidden).item()
+    z, logits = net_outputs(net, one)
+    assert abs(z.item() - expected) < 1e-6
+    assert torch.isinf(logits[0, :40]).all() and torch.isfinite(logits[0, 40])
+    assert torch.softmax(logits, 1)[0, 40].item() == 1.0
+
+
+def test_value_target():
+    t = model.value_target(torch.tensor([0, 400, -30000, 0]), torch.tensor([0, 1, -1, 1]))
+    assert abs(t[0] - 0.5) < 1e-6
+    assert abs(t[1] - (0.5 + 0.5 / (1 + math.exp(-1)))) < 1e-6
+    assert t[2] < 1e-6
+    assert abs(t[3] - 0.75) < 1e-6

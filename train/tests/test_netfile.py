@@ -1,0 +1,104 @@
+"""The .wznet writer and reader: the exact layout, a bit-exact round trip, malformed files
+refused, and the numpy reference forward pass equal to the trainer's model."""
+
+import struct
+
+import numpy as np
+import pytest
+import torch
+
+from wuzinet import features, model, netfile, synthetic
+from wuzinet.netfile import NetFileError
+
+K, F, H = 144, 32, 16
+FLOATS = K * F + H * F + H + H + 1 + F + 1
+
+
+def trained_like_net(seed=3):
+    torch.manual_seed(seed)
+    net = model.WuziNet()
+    with torch.no_grad():
+        for p in net.parameters():
+            p.add_(torch.randn_like(p) * 0.3)
+    return net
+
+
+def test_layout(tmp_path):
+    net = trained_like_net()
+    path = tmp_path / "n.wznet"
+    digest = netfile.write_net(path, netfile.params_of(net))
+    data = path.read_bytes()
+    assert len(digest) == 64
+    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H)
+    assert data[:8] == b"WUZINET1"
+    assert struct.unpack_from("<III", data, 8) == (K, F, H)
+    assert struct.unpack_from("<I", data, len(data) - 4)[0] == 0xC0FFEE
+    floats = np.frombuffer(data, dtype="<f4", count=FLOATS, offset=20)
+    e = net.embedding.detach().numpy()
+    assert np.array_equal(floats[: K * F], e.reshape(-1))  # E[K][F], key-major
+    o = K * F
+    assert np.array_equal(floats[o : o + H * F], net.value1.weight.detach().numpy().reshape(-1))
+    o += H * F
+    assert np.array_equal(floats[o : o + H], net.value1.bias.detach().numpy())
+    o += H
+    assert np.array_equal(floats[o : o + H], net.value2.weight.detach().numpy().reshape(-1))
+    o += H
+    assert floats[o] == net.value2.bias.item()
+    o += 1
+    assert np.array_equal(floats[o : o + F], net.policy.weight.detach().numpy().reshape(-1))
+    o += F
+    assert floats[o] == net.policy.bias.item()
+
+
+def test_round_trip(tmp_path):
+    net = trained_like_net()
+    path = tmp_path / "n.wznet"
+    netfile.write_net(path, netfile.params_of(net))
+    params = netfile.read_net(path)
+    for name, a in netfile.params_of(net).items():
+        assert params[name].dtype == np.float32
+        assert np.array_equal(params[name], a), name
+    other = model.WuziNet()
+    netfile.load_into(other, params)
+    keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(8, 9, 1)[0]))
+    with torch.no_grad():
+        assert all(torch.equal(a, b) for a, b in zip(net(keys), other(keys)))
+    # Written again, the same bytes.
+    path2 = tmp_path / "n2.wznet"
+    netfile.write_net(path2, params)
+    assert path2.read_bytes() == path.read_bytes()
+
+
+def test_malformed(tmp_path):
+    good = netfile.to_bytes(netfile.params_of(trained_like_net()))
+    cases = [
+        (b"WUZINET2" + good[8:], "magic"),
+        (good[:-4], "bytes, expected"),
+        (good + b"\0", "bytes, expected"),
+        (good[:-4] + struct.pack("<I", 0xBEEF), "trailer"),
+        (good[:8] + struct.pack("<I", 145) + good[12:], "expected"),
+        (good[:10], "too short"),
+    ]
+    for data, message in cases:
+        with pytest.raises(NetFileError, match=message):
+            netfile.from_bytes(data)
+    params = netfile.params_of(trained_like_net())
+    params["value1.bias"][3] = np.nan
+    with pytest.raises(NetFileError, match="not finite"):
+        netfile.to_bytes(params)
+
+
+def test_reference_forward_matches_model():
+    net = trained_like_net(5)
+    params = netfile.params_of(net)
+    keys, _, _, _ = synthetic.make_records(20, 15, 4)
+    idx = model.WuziNet.prepare_keys(torch.from_numpy(keys))
+    with torch.no_grad():
+        z, logits = net(idx)
+    for i in range(len(keys)):
+        rz, rp, rlogits, probs = netfile.reference_forward(params, keys[i])
+        assert abs(rz - float(z[i])) < 1e-4
+        empty = keys[i, :, 0] != features.OCCUPIED
+        assert np.all(np.isneginf(rlogits[~empty])) and np.all(np.isneginf(logits[i][~empty].numpy()))
+        assert np.allclose(rlogits[empty], logits[i][empty].numpy(), atol=1e-4)
+        assert abs(probs.sum() - 1) < 1e-9 and np.all(probs[~empty] == 0)

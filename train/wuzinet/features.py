@@ -1,0 +1,214 @@
+"""Feature files (``.wzf``), as written by ``wuzi features``.
+
+Little-endian. The 8-byte magic ``WUZIFEA1``; an 8-byte header (u8 board size S, u8 key
+count K = 144, u8 directions = 4, u8 reserved, u32 record count N); then N records of
+``4*S*S + 6`` bytes: the four direction keys of every cell (row-major, ``y*S + x``; for an
+empty cell ``own*12 + opp``, 255 for a stone), u16 best move, i16 score, i8 result, u8
+reserved. See docs/training.md.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+MAGIC = b"WUZIFEA1"
+HEADER_BYTES = 16
+PATTERNS = 12
+KEYS = PATTERNS * PATTERNS  # 144
+DIRECTIONS = 4
+OCCUPIED = 255
+TAIL_BYTES = 6
+MIN_SIZE, MAX_SIZE = 5, 22
+EXTENSION = ".wzf"
+
+
+class FeatureFileError(ValueError):
+    """A feature file that is not what the format says."""
+
+
+def record_dtype(size: int) -> np.dtype:
+    """The numpy layout of one record on a ``size`` board."""
+    return np.dtype(
+        [
+            ("keys", np.uint8, (size * size, DIRECTIONS)),
+            ("best", "<u2"),
+            ("score", "<i2"),
+            ("result", "i1"),
+            ("reserved", "u1"),
+        ]
+    )
+
+
+def record_bytes(size: int) -> int:
+    return DIRECTIONS * size * size + TAIL_BYTES
+
+
+@dataclass
+class FeatureFile:
+    """One opened feature file: its board size and its records (a read-only memmap)."""
+
+    path: Path
+    size: int
+    records: np.ndarray  # structured, dtype record_dtype(size)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+def read_header(path: Path) -> tuple[int, int]:
+    """Checks the magic, the header and the file's length; returns (size, records)."""
+    path = Path(path)
+    try:
+        length = os.path.getsize(path)
+        with open(path, "rb") as f:
+            head = f.read(HEADER_BYTES)
+    except OSError as e:
+        raise FeatureFileError(f"{path}: cannot read: {e}") from e
+    if len(head) < HEADER_BYTES:
+        raise FeatureFileError(
+            f"{path}: {len(head)} bytes, shorter than the {HEADER_BYTES}-byte header"
+        )
+    if head[:8] != MAGIC:
+        raise FeatureFileError(
+            f"{path}: magic {head[:8]!r}, expected {MAGIC!r} (not a wuzi feature file, "
+            "or another version of the format)"
+        )
+    size, keys, dirs, _reserved = head[8], head[9], head[10], head[11]
+    count = int.from_bytes(head[12:16], "little")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise FeatureFileError(f"{path}: board size {size}, expected {MIN_SIZE} to {MAX_SIZE}")
+    if keys != KEYS:
+        raise FeatureFileError(f"{path}: key count {keys}, expected {KEYS}")
+    if dirs != DIRECTIONS:
+        raise FeatureFileError(f"{path}: {dirs} directions, expected {DIRECTIONS}")
+    expected = HEADER_BYTES + count * record_bytes(size)
+    if length != expected:
+        raise FeatureFileError(
+            f"{path}: {length} bytes, but the header's {count} records of "
+            f"{record_bytes(size)} bytes (board {size}x{size}) make {expected}"
+            + (" (cut short?)" if length < expected else " (trailing bytes)")
+        )
+    return size, count
+
+
+def validate_records(records: np.ndarray, size: int, where: str = "") -> None:
+    """Checks every record's contents: keys in range, a stone's four keys all 255 and an
+    empty cell's none, the best move an empty cell, the result -1, 0 or 1. Raises
+    FeatureFileError naming the first bad record."""
+    if len(records) == 0:
+        return
+    prefix = f"{where}: " if where else ""
+    keys = records["keys"]
+    occupied = keys == OCCUPIED
+    bad_key = ~occupied & (keys >= KEYS)
+    mixed = occupied.any(axis=2) & ~occupied.all(axis=2)
+    for name, bad in (
+        (f"a key outside 0..{KEYS - 1} and not {OCCUPIED}", bad_key.any(axis=(1, 2))),
+        ("a cell with some but not all four keys 255", mixed.any(axis=1)),
+    ):
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise FeatureFileError(f"{prefix}record {i}: {name}")
+    best = records["best"].astype(np.int64)
+    off = best >= size * size
+    if off.any():
+        i = int(np.argmax(off))
+        raise FeatureFileError(f"{prefix}record {i}: best move {best[i]} off the {size}x{size} board")
+    on_stone = occupied[np.arange(len(records)), best, 0]
+    if on_stone.any():
+        i = int(np.argmax(on_stone))
+        raise FeatureFileError(f"{prefix}record {i}: best move {best[i]} is an occupied cell")
+    result = records["result"]
+    bad_result = (result < -1) | (result > 1)
+    if bad_result.any():
+        i = int(np.argmax(bad_result))
+        raise FeatureFileError(f"{prefix}record {i}: result {result[i]}, expected -1, 0 or 1")
+
+
+def open_features(path: Path | str, validate: bool = True) -> FeatureFile:
+    """Opens a feature file as a read-only memmap, after checking its header (and, unless
+    ``validate`` is false, every record)."""
+    path = Path(path)
+    size, count = read_header(path)
+    if count == 0:
+        records = np.zeros(0, dtype=record_dtype(size))
+    else:
+        records = np.memmap(path, dtype=record_dtype(size), mode="r", offset=HEADER_BYTES, shape=(count,))
+    if validate:
+        validate_records(records, size, str(path))
+    return FeatureFile(path, size, records)
+
+
+def feature_paths(inputs: Iterable[Path | str]) -> list[Path]:
+    """The files named by ``inputs``; a directory stands for its ``.wzf`` files, in name
+    order."""
+    paths: list[Path] = []
+    for item in inputs:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(q for q in p.iterdir() if q.suffix == EXTENSION and q.is_file())
+            if not found:
+                raise FeatureFileError(f"{p}: no {EXTENSION} file in this directory")
+            paths.extend(found)
+        elif p.exists():
+            paths.append(p)
+        else:
+            raise FeatureFileError(f"{p}: no such file or directory")
+    if not paths:
+        raise FeatureFileError("no feature file given")
+    return paths
+
+
+def load_records(inputs: Sequence[Path | str], validate: bool = True) -> tuple[int, np.ndarray, list[int]]:
+    """Reads every named file into one array in memory. Returns (size, records, the
+    record count of each file). All files must be of one board size."""
+    files = [open_features(p, validate) for p in feature_paths(inputs)]
+    sizes = {f.size for f in files}
+    if len(sizes) != 1:
+        detail = ", ".join(f"{f.path.name}: {f.size}" for f in files)
+        raise FeatureFileError(f"files of several board sizes ({detail}); train one size at a time")
+    size = sizes.pop()
+    records = np.concatenate([np.asarray(f.records) for f in files]) if files else None
+    return size, records, [len(f) for f in files]
+
+
+def stones(records: np.ndarray) -> np.ndarray:
+    """Stones on the board of each record."""
+    return (records["keys"][:, :, 0] == OCCUPIED).sum(axis=1)
+
+
+def game_ids(records: np.ndarray, file_counts: Sequence[int] | None = None) -> np.ndarray:
+    """A game number for each record, inferred: ``wuzi features`` writes each game's
+    positions in order, one more stone each, so a record that does not have exactly one
+    stone more than the one before starts a new game (and so does each file's first)."""
+    n = len(records)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    s = stones(records).astype(np.int64)
+    new = np.ones(n, dtype=bool)
+    new[1:] = s[1:] != s[:-1] + 1
+    if file_counts:
+        starts = np.cumsum([0] + list(file_counts[:-1]))
+        new[starts[starts < n]] = True
+    return np.cumsum(new) - 1
+
+
+def write_features(path: Path | str, size: int, keys: np.ndarray, best: np.ndarray,
+                   score: np.ndarray, result: np.ndarray) -> None:
+    """Writes a feature file (the trainer only reads them; this is for tests and tools).
+    ``keys`` is [N, S*S, 4] uint8."""
+    n = len(best)
+    rec = np.zeros(n, dtype=record_dtype(size))
+    rec["keys"] = np.asarray(keys, dtype=np.uint8).reshape(n, size * size, DIRECTIONS)
+    rec["best"] = best
+    rec["score"] = score
+    rec["result"] = result
+    header = MAGIC + bytes([size, KEYS, DIRECTIONS, 0]) + int(n).to_bytes(4, "little")
+    with open(path, "wb") as f:
+        f.write(header)
+        f.write(rec.tobytes())

@@ -1,0 +1,143 @@
+"""Net files (``.wznet``), read by wuzi's inference.
+
+Little-endian: the 8-byte magic ``WUZINET1``; u32 K (144), u32 F (32), u32 H (16); then
+float32 arrays in this order: E[K][F], value1.weight[H][F] (out x in, row-major),
+value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1]; then
+the u32 trailer 0xC0FFEE. Nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from pathlib import Path
+
+import numpy as np
+
+MAGIC = b"WUZINET1"
+TRAILER = 0xC0FFEE
+HEAD = struct.Struct("<8sIII")
+
+
+class NetFileError(ValueError):
+    """A net file that is not what the format says."""
+
+
+def shapes(k: int, f: int, h: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The arrays of a net file, in file order."""
+    return [
+        ("embedding", (k, f)),
+        ("value1.weight", (h, f)),
+        ("value1.bias", (h,)),
+        ("value2.weight", (h,)),
+        ("value2.bias", (1,)),
+        ("policy.weight", (f,)),
+        ("policy.bias", (1,)),
+    ]
+
+
+def file_bytes(k: int, f: int, h: int) -> int:
+    floats = sum(int(np.prod(s)) for _, s in shapes(k, f, h))
+    return HEAD.size + 4 * floats + 4
+
+
+def to_bytes(params: dict[str, np.ndarray]) -> bytes:
+    """The file's bytes from named arrays (the names of ``shapes``)."""
+    k, f = params["embedding"].shape
+    h = params["value1.weight"].shape[0]
+    out = [HEAD.pack(MAGIC, k, f, h)]
+    for name, shape in shapes(k, f, h):
+        a = np.asarray(params[name], dtype="<f4")
+        if a.size != int(np.prod(shape)):
+            raise NetFileError(f"{name}: {a.shape}, expected {shape}")
+        if not np.all(np.isfinite(a)):
+            raise NetFileError(f"{name}: not finite")
+        out.append(a.reshape(shape).tobytes(order="C"))
+    out.append(struct.pack("<I", TRAILER))
+    return b"".join(out)
+
+
+def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
+    """Named float32 arrays from a file's bytes; refuses anything malformed."""
+    if len(data) < HEAD.size + 4:
+        raise NetFileError(f"{where}: {len(data)} bytes, too short for a net file")
+    magic, k, f, h = HEAD.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}")
+    if not (0 < k <= 4096 and 0 < f <= 4096 and 0 < h <= 4096):
+        raise NetFileError(f"{where}: implausible dimensions K={k} F={f} H={h}")
+    expected = file_bytes(k, f, h)
+    if len(data) != expected:
+        raise NetFileError(f"{where}: {len(data)} bytes, expected {expected} for K={k} F={f} H={h}")
+    (trailer,) = struct.unpack_from("<I", data, len(data) - 4)
+    if trailer != TRAILER:
+        raise NetFileError(f"{where}: trailer {trailer:#x}, expected {TRAILER:#x}")
+    params = {}
+    offset = HEAD.size
+    for name, shape in shapes(k, f, h):
+        n = int(np.prod(shape))
+        params[name] = np.frombuffer(data, dtype="<f4", count=n, offset=offset).reshape(shape).copy()
+        offset += 4 * n
+    return params
+
+
+def write_net(path: Path | str, params: dict[str, np.ndarray]) -> str:
+    """Writes the file; returns its SHA-256 (hex)."""
+    data = to_bytes(params)
+    Path(path).write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_net(path: Path | str) -> dict[str, np.ndarray]:
+    return from_bytes(Path(path).read_bytes(), str(path))
+
+
+def params_of(model) -> dict[str, np.ndarray]:
+    """A WuziNet's parameters under the file's names."""
+    g = lambda t: t.detach().cpu().numpy().astype(np.float32)  # noqa: E731
+    return {
+        "embedding": g(model.embedding),
+        "value1.weight": g(model.value1.weight),
+        "value1.bias": g(model.value1.bias),
+        "value2.weight": g(model.value2.weight).reshape(-1),
+        "value2.bias": g(model.value2.bias),
+        "policy.weight": g(model.policy.weight).reshape(-1),
+        "policy.bias": g(model.policy.bias),
+    }
+
+
+def load_into(model, params: dict[str, np.ndarray]) -> None:
+    """Sets a WuziNet's parameters from a file's arrays."""
+    import torch
+
+    with torch.no_grad():
+        model.embedding.copy_(torch.from_numpy(params["embedding"]))
+        model.value1.weight.copy_(torch.from_numpy(params["value1.weight"]))
+        model.value1.bias.copy_(torch.from_numpy(params["value1.bias"]))
+        model.value2.weight.copy_(torch.from_numpy(params["value2.weight"]).reshape(1, -1))
+        model.value2.bias.copy_(torch.from_numpy(params["value2.bias"]))
+        model.policy.weight.copy_(torch.from_numpy(params["policy.weight"]).reshape(1, -1))
+        model.policy.bias.copy_(torch.from_numpy(params["policy.bias"]))
+
+
+def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: float = 32.0):
+    """The net in plain numpy (float64), one position at a time, written from the format's
+    description alone: a check of the trainer's model and a reference for other
+    implementations. ``keys`` is [S*S, 4] uint8. Returns (value logit, P(win), policy
+    logits [S*S] with stones at -inf, policy probabilities)."""
+    e = params["embedding"].astype(np.float64)
+    keys = np.asarray(keys).reshape(-1, 4)
+    empty = keys[:, 0] != 255
+    a = np.zeros((len(keys), e.shape[1]))
+    for c in np.nonzero(empty)[0]:
+        a[c] = np.clip(e[keys[c]].sum(axis=0), 0.0, 1.0)
+    v_in = a[empty].sum(axis=0) / divisor
+    hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)
+    z = float(params["value2.weight"].astype(np.float64) @ hidden + params["value2.bias"][0])
+    logits = np.full(len(keys), -np.inf)
+    logits[empty] = a[empty] @ params["policy.weight"].astype(np.float64) + params["policy.bias"][0]
+    p = np.zeros(len(keys))
+    m = logits[empty].max()
+    ex = np.exp(logits[empty] - m)
+    p[empty] = ex / ex.sum()
+    return z, 1.0 / (1.0 + np.exp(-z)), logits, p

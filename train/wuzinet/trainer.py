@@ -1,0 +1,218 @@
+"""The held-out split, the training loop, the evaluation and the report."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+import torch
+
+from . import features, model, netfile
+
+
+@dataclass
+class Config:
+    epochs: int = 4
+    batch: int = 1024
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    seed: int = 1
+    held_out: float = 0.05
+    threads: int = 1
+    lam: float = model.LAMBDA
+    score_scale: float = model.SCORE_SCALE
+    policy_weight: float = model.POLICY_WEIGHT
+
+
+@dataclass
+class Data:
+    size: int
+    keys: torch.Tensor  # uint8 [N, S*S, 4]
+    best: torch.Tensor  # int64 [N]
+    score: torch.Tensor  # int16 [N]
+    result: torch.Tensor  # int8 [N]
+    games: np.ndarray  # inferred game of each record
+    files: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.best)
+
+
+def load(inputs: Sequence[str | Path], validate: bool = True) -> Data:
+    size, rec, counts = features.load_records(inputs, validate)
+    paths = features.feature_paths(inputs)
+    return Data(
+        size=size,
+        keys=torch.from_numpy(np.ascontiguousarray(rec["keys"])),
+        best=torch.from_numpy(rec["best"].astype(np.int64)),
+        score=torch.from_numpy(rec["score"].astype(np.int16)),
+        result=torch.from_numpy(rec["result"].astype(np.int8)),
+        games=features.game_ids(rec, counts),
+        files=[str(p) for p in paths],
+    )
+
+
+def split(games: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Record indices (train, held-out): whole games held out, ``held_out`` of them (at
+    least one when there are two or more), picked by ``seed``. Positions of one game are
+    alike, so holding out single records would leak."""
+    n_games = int(games.max()) + 1 if len(games) else 0
+    k = int(round(held_out * n_games))
+    if held_out > 0 and n_games >= 2:
+        k = max(k, 1)
+    k = min(k, max(n_games - 1, 0))
+    rng = np.random.default_rng(seed)
+    chosen = np.zeros(n_games, dtype=bool)
+    chosen[rng.permutation(n_games)[:k]] = True
+    held = chosen[games]
+    return np.nonzero(~held)[0], np.nonzero(held)[0]
+
+
+def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
+    idx = torch.as_tensor(idx, dtype=torch.long)
+    keys = model.WuziNet.prepare_keys(data.keys[idx])
+    target = model.value_target(data.score[idx], data.result[idx], cfg.lam, cfg.score_scale)
+    return keys, target, data.best[idx]
+
+
+@torch.no_grad()
+def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch: int = 4096) -> dict:
+    """Mean value BCE, policy cross-entropy and top-1 accuracy over the records ``idx``."""
+    net.eval()
+    n = len(idx)
+    v_sum = p_sum = 0.0
+    hits = 0
+    for i in range(0, n, batch):
+        keys, target, best = batch_tensors(data, idx[i : i + batch], cfg)
+        z, logits = net(keys)
+        v, p, h = model.losses(z, logits, target, best)
+        m = len(best)
+        v_sum += float(v) * m
+        p_sum += float(p) * m
+        hits += int(h)
+    net.train()
+    if n == 0:
+        return {"value_loss": float("nan"), "policy_loss": float("nan"), "policy_acc": float("nan"), "records": 0}
+    return {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n, "records": n}
+
+
+def baselines(data: Data, train_idx: np.ndarray, held_idx: np.ndarray, cfg: Config) -> dict:
+    """Figures that give the held-out losses a scale: the value BCE of always answering the
+    training targets' mean, the least BCE possible (the targets' own entropy: they are
+    soft), and the policy loss and accuracy of a uniform guess over the empty cells."""
+    if len(held_idx) == 0:
+        return {}
+    t_train = model.value_target(data.score[train_idx], data.result[train_idx], cfg.lam, cfg.score_scale)
+    t = model.value_target(data.score[held_idx], data.result[held_idx], cfg.lam, cfg.score_scale).double()
+    m = float(t_train.double().mean())
+    m = min(max(m, 1e-6), 1 - 1e-6)
+    const = float(-(t * math.log(m) + (1 - t) * math.log(1 - m)).mean())
+    tc = t.clamp(1e-12, 1 - 1e-12)
+    entropy = float(-(tc * tc.log() + (1 - tc) * (1 - tc).log()).mean())
+    empty = (data.keys[held_idx][:, :, 0] != features.OCCUPIED).sum(dim=1).double()
+    return {
+        "value_loss_constant": const,
+        "value_loss_floor": entropy,
+        "policy_loss_uniform": float(empty.log().mean()),
+        "policy_acc_uniform": float((1.0 / empty).mean()),
+    }
+
+
+def train(data: Data, cfg: Config, log: Callable[[str], None] = print) -> tuple[model.WuziNet, dict]:
+    """Trains a net on ``data``; returns it and the report (a dict for JSON)."""
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(max(1, cfg.threads))
+    rng = np.random.default_rng(cfg.seed)
+    train_idx, held_idx = split(data.games, cfg.held_out, cfg.seed)
+    if len(train_idx) == 0:
+        raise ValueError("no training record (too few records or games)")
+    net = model.WuziNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps_per_epoch = math.ceil(len(train_idx) / cfg.batch)
+    total = max(1, steps_per_epoch * cfg.epochs)
+    # Cosine decay of the learning rate to a twentieth over the run.
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(s, total) / total))
+    )
+    base = baselines(data, train_idx, held_idx, cfg)
+    n_games = int(data.games.max()) + 1 if len(data.games) else 0
+    log(
+        f"{len(data)} positions ({data.size}x{data.size}) in {n_games} games from "
+        f"{len(data.files)} file(s): {len(train_idx)} to train, {len(held_idx)} held out "
+        f"({len(np.unique(data.games[held_idx]))} games)"
+    )
+    if base:
+        log(
+            f"held-out baselines: value {base['value_loss_constant']:.4f} (constant), "
+            f"{base['value_loss_floor']:.4f} (floor); policy {base['policy_loss_uniform']:.4f} "
+            f"({100 * base['policy_acc_uniform']:.1f}%) uniform"
+        )
+    epochs = []
+    start = time.perf_counter()
+    init_held = evaluate(net, data, held_idx, cfg)
+    for epoch in range(1, cfg.epochs + 1):
+        t0 = time.perf_counter()
+        perm = train_idx[rng.permutation(len(train_idx))]
+        v_sum = p_sum = 0.0
+        hits = 0
+        for i in range(0, len(perm), cfg.batch):
+            keys, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
+            z, logits = net(keys)
+            v, p, h = model.losses(z, logits, target, best)
+            loss = v + cfg.policy_weight * p
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            m = len(best)
+            v_sum += float(v.detach()) * m
+            p_sum += float(p.detach()) * m
+            hits += int(h)
+        n = len(perm)
+        tr = {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n}
+        held = evaluate(net, data, held_idx, cfg)
+        seconds = time.perf_counter() - t0
+        epochs.append({"epoch": epoch, "train": tr, "held_out": held, "seconds": seconds})
+        log(
+            f"epoch {epoch}/{cfg.epochs}  train value {tr['value_loss']:.4f} policy "
+            f"{tr['policy_loss']:.4f} acc {100 * tr['policy_acc']:.1f}%  |  held-out value "
+            f"{held['value_loss']:.4f} policy {held['policy_loss']:.4f} acc "
+            f"{100 * held['policy_acc']:.1f}%  |  {seconds:.1f} s"
+        )
+    report = {
+        "data": {
+            "files": data.files,
+            "board_size": data.size,
+            "positions": len(data),
+            "games": n_games,
+            "train_positions": int(len(train_idx)),
+            "held_out_positions": int(len(held_idx)),
+        },
+        "config": cfg.__dict__.copy(),
+        "net": {"K": features.KEYS, "F": model.FEATURES, "H": model.HIDDEN, "value_divisor": model.VALUE_DIVISOR},
+        "held_out_baselines": base,
+        "held_out_initial": init_held,
+        "epochs": epochs,
+        "held_out": epochs[-1]["held_out"] if epochs else init_held,
+        "train_seconds": time.perf_counter() - start,
+        "torch": torch.__version__,
+    }
+    return net, report
+
+
+def export(net: model.WuziNet, out: Path | str, report: dict) -> Path:
+    """Writes the net file and, beside it, the report (``OUT`` with ``.json``)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    report = dict(report)
+    report["net_file"] = str(out)
+    report["net_sha256"] = netfile.write_net(out, netfile.params_of(net))
+    report["net_bytes"] = out.stat().st_size
+    path = out.with_suffix(".json")
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    return path
