@@ -2,7 +2,8 @@
 //! both colours per opening. Usage:
 //! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]` (`nN` instead of a time: N
 //! nodes a move), flags: the search parameters as `key=value` (`leaf=N root=N ...`, the keys
-//! of `search::Params`), `threads=N`, `soft=PERCENT`. Needs the feature `tuning`:
+//! of `search::Params`), `threads=N`, `soft=PERCENT`, `net=FILE` (the learned evaluation
+//! from a net file instead of the classical one). Needs the feature `tuning`:
 //! `cargo run --release --features tuning --example selfplay -- ...`.
 use std::time::Duration;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
@@ -13,6 +14,13 @@ fn config(flags: &[String]) -> Config {
     let mut c = Config::default();
     for f in flags {
         let (k, v) = f.split_once('=').expect("flag k=v");
+        if k == "net" {
+            let bytes = std::fs::read(v).unwrap_or_else(|e| panic!("{v}: {e}"));
+            let net =
+                wuzi::eval::net::Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{v}: {e}"));
+            c.net = Some(std::sync::Arc::new(net));
+            continue;
+        }
         let v: i64 = v.parse().expect("number");
         match k {
             "soft" => {} // read by `limits`
@@ -49,7 +57,7 @@ fn main() {
     let a_flags = args[2.min(sep)..sep].to_vec();
     let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
     let rows = load_suite(std::path::Path::new(
-        "../shared/data/openings/freestyle15_piskvork_openings.tsv",
+        "tests/data/openings/freestyle15_piskvork_openings.tsv",
     ))
     .unwrap();
     let (lim_a, lim_b) = (limits(&a_flags, ms, nodes), limits(&b_flags, ms, nodes));

@@ -124,6 +124,8 @@ pub struct Config {
     pub seed: u64,
     /// The search's parameters (constants unless the feature `tuning` is on).
     pub params: crate::search::Params,
+    /// The learned evaluation, if the engine uses it instead of the classical one.
+    pub net: Option<Arc<crate::eval::net::Network>>,
 }
 
 impl Default for Config {
@@ -135,6 +137,7 @@ impl Default for Config {
             random_margin: None,
             seed: 0x3141_5926,
             params: crate::search::Params::default(),
+            net: None,
         }
     }
 }
@@ -500,6 +503,7 @@ impl Engine {
             start,
             limits: limits.clone(),
             solver_table_mb: self.config.solver_table_mb,
+            net: self.config.net.as_deref(),
         };
         crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info)
     }

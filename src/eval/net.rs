@@ -304,6 +304,18 @@ impl Network {
     }
 }
 
+/// Engine score units per unit of value logit: the trainer's score target is the logistic
+/// of `score / 400` (`train/`), so a logit maps back to the engine's scale at 400.
+pub const SCORE_PER_LOGIT: f32 = 400.0;
+/// The largest score the net gives, well inside the search's proven-result scores.
+pub const MAX_NET_SCORE: i32 = 20_000;
+
+/// The engine score of a value logit.
+#[inline]
+pub fn score_of_logit(z: f32) -> i32 {
+    ((z * SCORE_PER_LOGIT).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
+}
+
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {

@@ -132,6 +132,8 @@ pub struct Shared<'a> {
     pub limits: Limits,
     /// Memory of each thread's threat-solver table, in megabytes.
     pub solver_table_mb: usize,
+    /// The learned evaluation, if the engine uses it instead of the classical one.
+    pub net: Option<&'a crate::eval::net::Network>,
 }
 
 impl Shared<'_> {
@@ -194,6 +196,11 @@ pub struct Searcher<'a> {
     pub id: usize,
     /// Late-move reductions by depth and move index ([`params::LMR_SCALE`]).
     lmr: LmrTable,
+    /// The learned evaluation's inputs, kept up to date by the search's makes and undos
+    /// (`None` with the classical evaluation).
+    acc: Option<crate::eval::accumulator::Accumulator>,
+    /// Scratch list of the cells an undo changes back.
+    changed: Vec<Pos>,
 }
 
 /// Nodes between two reads of the clock and the node limit.
@@ -203,6 +210,9 @@ impl<'a> Searcher<'a> {
     /// A searcher on a copy of `board`.
     pub fn new(board: &Board, shared: &'a Shared<'a>, id: usize) -> Searcher<'a> {
         let board = board.clone();
+        let acc = shared
+            .net
+            .map(|net| crate::eval::accumulator::Accumulator::new(net, &board));
         let weights = crate::eval::EvalWeights::for_rule(board.rule());
         let count_weights = Color::ALL.map(|c| crate::eval::count_weights(weights, c));
         Searcher {
@@ -235,6 +245,8 @@ impl<'a> Searcher<'a> {
             deadline: shared.limits.hard_time.map(|t| shared.start + t),
             id,
             lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),
+            acc,
+            changed: Vec::new(),
         }
     }
 

@@ -205,7 +205,8 @@ impl Searcher<'_> {
         };
         let lmr_threats = self.shared.params.lmr_threats();
         // Can the children start from the counts their move would leave?
-        let lazy = self.board.has_after();
+        // A pending child's evaluation comes from the classical counts: not with the net.
+        let lazy = self.board.has_after() && self.acc.is_none();
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
@@ -296,7 +297,7 @@ impl Searcher<'_> {
                 }
             }
             if self.made[ply + 1] {
-                self.board.undo();
+                self.undo_move();
             }
             if self.aborted {
                 self.lists[ply] = Some(list);
@@ -367,7 +368,7 @@ impl Searcher<'_> {
                 }
                 self.pending = *counted;
             } else {
-                self.board.make(p);
+                self.make_move(p);
                 self.made[ply] = true;
             }
         }
@@ -410,8 +411,33 @@ impl Searcher<'_> {
     #[inline]
     pub(super) fn materialize(&mut self, pending: &mut Option<Pending>, ply: usize) {
         if let Some(pd) = pending.take() {
-            self.board.make(pd.p);
+            self.make_move(pd.p);
             self.made[ply] = true;
+        }
+    }
+
+    /// Makes `p` on the search's board and brings the net's inputs up to date.
+    #[inline]
+    pub(super) fn make_move(&mut self, p: Pos) {
+        self.board.make(p);
+        if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
+            acc.update(net, &self.board, self.board.last_changed());
+        }
+    }
+
+    /// Takes back the last [`Searcher::make_move`].
+    #[inline]
+    pub(super) fn undo_move(&mut self) {
+        match (self.acc.as_mut(), self.shared.net) {
+            (Some(acc), Some(net)) => {
+                self.changed.clear();
+                self.changed.extend(self.board.last_changed());
+                self.board.undo();
+                acc.update(net, &self.board, self.changed.iter().copied());
+            }
+            _ => {
+                self.board.undo();
+            }
         }
     }
 
@@ -476,7 +502,12 @@ impl Searcher<'_> {
     /// The raw static evaluation for the side to move.
     #[inline]
     pub(super) fn evaluate(&self) -> i32 {
-        evaluate(&self.board, self.weights)
+        match (&self.acc, self.shared.net) {
+            (Some(acc), Some(net)) => {
+                crate::eval::net::score_of_logit(acc.value_logit(net, &self.board))
+            }
+            _ => evaluate(&self.board, self.weights),
+        }
     }
 
     /// The static evaluation at `ply`: below the root the mean of the node's raw evaluation

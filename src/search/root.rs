@@ -378,7 +378,7 @@ impl Searcher<'_> {
                 _ => alpha,
             };
             self.move_threat[0] = self.board.threat(p, me);
-            self.board.make(p);
+            self.make_move(p);
             self.nodes += 1;
             let score = if i == 0 {
                 -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
@@ -393,7 +393,7 @@ impl Searcher<'_> {
                     s
                 }
             };
-            self.board.undo();
+            self.undo_move();
             if self.aborted {
                 break;
             }

@@ -13,6 +13,7 @@ mod common;
 mod datagen;
 mod engine;
 mod golden;
+mod net;
 mod patterns;
 mod probe;
 mod prompt;
