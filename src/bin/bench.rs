@@ -25,6 +25,10 @@ struct Args {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
+    /// Evaluate with the learned network of this net file instead of the classical
+    /// evaluation (changes the signature).
+    #[arg(long, value_name = "FILE")]
+    net: Option<std::path::PathBuf>,
     /// A search parameter as key=value (built with the feature `tuning`); changes the
     /// signature.
     #[cfg(feature = "tuning")]
@@ -34,12 +38,27 @@ struct Args {
 
 fn main() {
     let args = Args::parse();
-    #[allow(unused_mut)] // --set (feature `tuning`) changes it
     let mut config = Config {
         threads: args.threads as usize,
         hash_mb: args.hash as usize,
         ..Config::default()
     };
+    let mut eval = String::from("classical evaluation");
+    if let Some(path) = &args.net {
+        let net = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| wuzi::eval::net::Network::from_bytes(&b).map_err(|e| e.to_string()));
+        match net {
+            Ok(net) => {
+                eval = format!("net {:016x}", net.hash());
+                config.net = Some(std::sync::Arc::new(net));
+            }
+            Err(e) => {
+                eprintln!("bench: {}: {e}", path.display());
+                std::process::exit(2);
+            }
+        }
+    }
     #[cfg(feature = "tuning")]
     for kv in &args.sets {
         if let Err(e) = config.params.set_pair(kv) {
@@ -57,7 +76,7 @@ fn main() {
     let options = "";
     let depth = args.depth;
     println!(
-        "wuzi bench: depth {depth}, {} thread(s), {} MB hash{options}",
+        "wuzi bench: depth {depth}, {} thread(s), {} MB hash, {eval}{options}",
         config.threads, config.hash_mb,
     );
     println!(
