@@ -29,6 +29,27 @@ def test_gradient_check():
     assert torch.autograd.gradcheck(lambda t: model.SumGather.apply(idx, t), (table,))
 
 
+def test_folded_is_the_same_function():
+    torch.manual_seed(4)
+    net = model.WuziNet()
+    keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(64, 9, 4)[0]))
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    for _ in range(5):  # moves the weights and the running statistics
+        z, logits = net(keys)
+        opt.zero_grad()
+        (z.square().mean() + logits[torch.isfinite(logits)].square().mean()).backward()
+        opt.step()
+    assert net.value_norm.running_mean.abs().max() > 0.01
+    net.eval()
+    folded = net.folded()
+    with torch.no_grad():
+        z, logits = net(keys)
+        z2, logits2 = folded(keys)
+    assert torch.allclose(z, z2, atol=1e-5)
+    assert torch.equal(logits, logits2)
+    assert folded.value_norm.running_mean.abs().max() == 0 and folded.value_norm.eps == 0
+
+
 def net_outputs(net, keys):
     with torch.no_grad():
         return net(model.WuziNet.prepare_keys(torch.as_tensor(keys)))
@@ -36,7 +57,7 @@ def net_outputs(net, keys):
 
 def test_stones_add_nothing_and_directions_are_symmetric():
     torch.manual_seed(2)
-    net = model.WuziNet()
+    net = model.WuziNet().folded()
     keys = torch.from_numpy(synthetic.make_records(6, 9, 2)[0])
     z, logits = net_outputs(net, keys)
     # The four directions in another order: the same outputs.

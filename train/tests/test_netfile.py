@@ -20,7 +20,7 @@ def trained_like_net(seed=3):
     with torch.no_grad():
         for p in net.parameters():
             p.add_(torch.randn_like(p) * 0.3)
-    return net
+    return net.folded()
 
 
 def test_layout(tmp_path):
@@ -86,6 +86,9 @@ def test_malformed(tmp_path):
     params["value1.bias"][3] = np.nan
     with pytest.raises(NetFileError, match="not finite"):
         netfile.to_bytes(params)
+    # A net whose value normalisation is not folded in is not exported as it is.
+    with pytest.raises(ValueError, match="folded"):
+        netfile.params_of(model.WuziNet())
 
 
 def test_reference_forward_matches_model():

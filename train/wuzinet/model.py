@@ -74,10 +74,37 @@ class SumGather(torch.autograd.Function):
         return None, rows @ grad.contiguous()
 
 
+class LeakyClamp(torch.autograd.Function):
+    """clamp(x, 0, 1) forward (exactly what the net computes); backward, a slope of
+    ``LEAK`` instead of 0 outside [0, 1], so a unit pushed out of range by the shared
+    embedding's moves still gets a gradient that can bring it back (a dead unit otherwise
+    stays dead: with plain clamps the value head died within an epoch on real data)."""
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return x.clamp(0.0, 1.0)
+
+    @staticmethod
+    def backward(ctx, grad: torch.Tensor):
+        (x,) = ctx.saved_tensors
+        inside = (x >= 0.0) & (x <= 1.0)
+        return grad * torch.where(inside, 1.0, LEAK)
+
+
+LEAK = 0.05
+
+
 class WuziNet(nn.Module):
     def __init__(self, features: int = FEATURES, hidden: int = HIDDEN) -> None:
         super().__init__()
         self.embedding = nn.Parameter(torch.empty(KEYS, features))
+        # Training only: the value input normalised per lane (batch statistics while
+        # training, running ones in eval), folded into value1 on export (``folded``), so
+        # the exported net is exactly the v1 shape. Without it the policy's moves of the
+        # shared embedding shifted the board sums and drove every hidden unit out of the
+        # clamp's range: the value loss stayed at the constant guess's.
+        self.value_norm = nn.BatchNorm1d(features, affine=False, momentum=0.05)
         self.value1 = nn.Linear(features, hidden)
         self.value2 = nn.Linear(hidden, 1)
         self.policy = nn.Linear(features, 1)
@@ -89,14 +116,25 @@ class WuziNet(nn.Module):
         with torch.no_grad():
             self.embedding.uniform_(-0.05, 0.2)
         self.value1.reset_parameters()
-        # The value input is a sum over the board, large and alike from one position to
-        # the next: small weights and a bias of 0.5 start every hidden unit inside the
-        # clamp, where a few large early steps would otherwise push them all out for good.
         with torch.no_grad():
-            self.value1.weight.uniform_(-0.05, 0.05)
-            self.value1.bias.fill_(0.5)
+            self.value1.bias.fill_(0.5)  # hidden units start inside the clamp
         self.value2.reset_parameters()
         self.policy.reset_parameters()
+
+    @torch.no_grad()
+    def folded(self) -> "WuziNet":
+        """A copy whose value_norm is the identity, folded into value1: the same function
+        in eval mode, of the exported shape."""
+        out = WuziNet(self.embedding.shape[1], self.value1.out_features)
+        out.load_state_dict(self.state_dict())
+        scale = 1.0 / torch.sqrt(self.value_norm.running_var + self.value_norm.eps)
+        w = self.value1.weight * scale
+        out.value1.weight.copy_(w)
+        out.value1.bias.copy_(self.value1.bias - w @ self.value_norm.running_mean)
+        out.value_norm.reset_running_stats()  # mean 0, var 1
+        out.value_norm.eps = 0.0
+        out.eval()
+        return out
 
     @staticmethod
     def prepare_keys(keys: torch.Tensor) -> torch.Tensor:
@@ -114,8 +152,8 @@ class WuziNet(nn.Module):
     def forward(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf)."""
         a = self.cells(idx)
-        v = a.sum(dim=1) / VALUE_DIVISOR
-        v = self.value1(v).clamp(0.0, 1.0)
+        v = self.value_norm(a.sum(dim=1) / VALUE_DIVISOR)
+        v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
         logits = self.policy(a).squeeze(-1)
         empty = idx[:, :, 0] != PAD

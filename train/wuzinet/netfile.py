@@ -93,7 +93,11 @@ def read_net(path: Path | str) -> dict[str, np.ndarray]:
 
 
 def params_of(model) -> dict[str, np.ndarray]:
-    """A WuziNet's parameters under the file's names."""
+    """A WuziNet's parameters under the file's names. Its value_norm must be the identity
+    (a net from ``WuziNet.folded()``, or a fresh one)."""
+    norm = model.value_norm
+    if norm.running_mean.abs().max() != 0 or (norm.running_var - 1).abs().max() != 0 or norm.eps != 0:
+        raise ValueError("the net's value normalisation is not folded: export net.folded()")
     g = lambda t: t.detach().cpu().numpy().astype(np.float32)  # noqa: E731
     return {
         "embedding": g(model.embedding),
@@ -107,9 +111,13 @@ def params_of(model) -> dict[str, np.ndarray]:
 
 
 def load_into(model, params: dict[str, np.ndarray]) -> None:
-    """Sets a WuziNet's parameters from a file's arrays."""
+    """Sets a WuziNet's parameters from a file's arrays (its value_norm the identity, in
+    eval mode)."""
     import torch
 
+    model.value_norm.reset_running_stats()
+    model.value_norm.eps = 0.0
+    model.eval()
     with torch.no_grad():
         model.embedding.copy_(torch.from_numpy(params["embedding"]))
         model.value1.weight.copy_(torch.from_numpy(params["value1.weight"]))
