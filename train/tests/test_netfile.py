@@ -86,6 +86,18 @@ def test_malformed(tmp_path):
     params["value1.bias"][3] = np.nan
     with pytest.raises(NetFileError, match="not finite"):
         netfile.to_bytes(params)
+    params = netfile.params_of(trained_like_net())
+    params["embedding"][7, 3] = 127.5
+    with pytest.raises(NetFileError, match="beyond the inference"):
+        netfile.to_bytes(params)
+    params["embedding"][7, 3] = -126.9
+    netfile.to_bytes(params)
+    params["policy.weight"][0] = 200.0
+    with pytest.raises(NetFileError, match="policy.weight"):
+        netfile.to_bytes(params)
+    q = netfile.quantised(netfile.params_of(trained_like_net()))
+    assert np.array_equal(q["embedding"] * 64, np.round(q["embedding"] * 64))
+    assert np.array_equal(q["value1.weight"], netfile.params_of(trained_like_net())["value1.weight"])
     # A net whose value normalisation is not folded in is not exported as it is.
     with pytest.raises(ValueError, match="folded"):
         netfile.params_of(model.WuziNet())

@@ -17,6 +17,11 @@ import numpy as np
 MAGIC = b"WUZINET1"
 TRAILER = 0xC0FFEE
 HEAD = struct.Struct("<8sIII")
+# wuzi's inference keeps the key vectors and the policy weights as i16 at QUANT units per
+# 1.0, and refuses a file where four of them could leave i16: |weight| above this.
+QUANT = 64
+QUANTISED = ("embedding", "policy.weight")
+LIMIT = 32767 / (4 * QUANT) - 1.0
 
 
 class NetFileError(ValueError):
@@ -52,6 +57,8 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
             raise NetFileError(f"{name}: {a.shape}, expected {shape}")
         if not np.all(np.isfinite(a)):
             raise NetFileError(f"{name}: not finite")
+        if name in QUANTISED and np.abs(a).max() > LIMIT:
+            raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {LIMIT:.1f}")
         out.append(a.reshape(shape).tobytes(order="C"))
     out.append(struct.pack("<I", TRAILER))
     return b"".join(out)
@@ -79,6 +86,15 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
         params[name] = np.frombuffer(data, dtype="<f4", count=n, offset=offset).reshape(shape).copy()
         offset += 4 * n
     return params
+
+
+def quantised(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays as the inference uses them: the key vectors and policy weights rounded to
+    multiples of 1/QUANT (the rest stays float)."""
+    out = {k: v.copy() for k, v in params.items()}
+    for name in QUANTISED:
+        out[name] = (np.round(out[name] * QUANT) / QUANT).astype(np.float32)
+    return out
 
 
 def write_net(path: Path | str, params: dict[str, np.ndarray]) -> str:

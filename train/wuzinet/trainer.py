@@ -87,20 +87,27 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
     """Mean value BCE, policy cross-entropy and top-1 accuracy over the records ``idx``."""
     net.eval()
     n = len(idx)
-    v_sum = p_sum = 0.0
+    v_sum = p_sum = r_sum = 0.0
     hits = 0
     for i in range(0, n, batch):
-        keys, target, best = batch_tensors(data, idx[i : i + batch], cfg)
+        part = idx[i : i + batch]
+        keys, target, best = batch_tensors(data, part, cfg)
         z, logits = net(keys)
         v, p, h = model.losses(z, logits, target, best)
+        r = (data.result[torch.as_tensor(part, dtype=torch.long)].float() + 1) / 2
+        r_sum += float(torch.nn.functional.binary_cross_entropy_with_logits(z, r)) * len(part)
         m = len(best)
         v_sum += float(v) * m
         p_sum += float(p) * m
         hits += int(h)
     net.train()
     if n == 0:
-        return {"value_loss": float("nan"), "policy_loss": float("nan"), "policy_acc": float("nan"), "records": 0}
-    return {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n, "records": n}
+        nan = float("nan")
+        return {"value_loss": nan, "policy_loss": nan, "policy_acc": nan, "result_loss": nan, "records": 0}
+    # result_loss: the value's BCE against the game result alone, a figure that does not
+    # depend on LAMBDA and SCORE_SCALE (to compare nets trained with other values).
+    return {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n,
+            "result_loss": r_sum / n, "records": n}
 
 
 def baselines(data: Data, train_idx: np.ndarray, held_idx: np.ndarray, cfg: Config) -> dict:
@@ -191,6 +198,14 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = print) -> tuple[
             f"{held['value_loss']:.4f} policy {held['policy_loss']:.4f} acc "
             f"{100 * held['policy_acc']:.1f}%  |  {seconds:.1f} s"
         )
+    # The held-out figures of the net as the inference will hold it (weights rounded).
+    exported = model.WuziNet()
+    netfile.load_into(exported, netfile.quantised(netfile.params_of(net.folded())))
+    held_q = evaluate(exported, data, held_idx, cfg)
+    log(
+        f"held-out with the key vectors and policy weights rounded to 1/{netfile.QUANT}: value "
+        f"{held_q['value_loss']:.4f} policy {held_q['policy_loss']:.4f} acc {100 * held_q['policy_acc']:.1f}%"
+    )
     report = {
         "data": {
             "files": data.files,
@@ -206,6 +221,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = print) -> tuple[
         "held_out_initial": init_held,
         "epochs": epochs,
         "held_out": epochs[-1]["held_out"] if epochs else init_held,
+        "held_out_quantised": held_q,
         "train_seconds": time.perf_counter() - start,
         "torch": torch.__version__,
     }
