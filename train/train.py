@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train.py: {e}", file=sys.stderr)
         return 2
     load_seconds = time.perf_counter() - t0
-    print(f"read in {load_seconds:.1f} s")
+    print(f"read in {load_seconds:.1f} s", flush=True)
     net, report = trainer.train(data, cfg)
     report["load_seconds"] = load_seconds
     path = trainer.export(net, a.out, report)

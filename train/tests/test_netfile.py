@@ -117,3 +117,22 @@ def test_reference_forward_matches_model():
         assert np.all(np.isneginf(rlogits[~empty])) and np.all(np.isneginf(logits[i][~empty].numpy()))
         assert np.allclose(rlogits[empty], logits[i][empty].numpy(), atol=1e-4)
         assert abs(probs.sum() - 1) < 1e-9 and np.all(probs[~empty] == 0)
+
+
+def test_check_net_cli(tmp_path, capsys):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import check_net
+
+    net = tmp_path / "n.wznet"
+    netfile.write_net(net, netfile.params_of(trained_like_net()))
+    k, b, s, r = synthetic.make_records(4, 9, 0)
+    data = tmp_path / "d.wzf"
+    features.write_features(data, 9, k, b, s, r)
+    assert check_net.main(["--net", str(net), "--data", str(data), "--records", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("record ") == 3 and "3 records: value loss" in out
+    assert check_net.main(["--net", str(data), "--data", str(data)]) == 2
+    assert "magic" in capsys.readouterr().err

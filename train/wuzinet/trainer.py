@@ -132,7 +132,11 @@ def baselines(data: Data, train_idx: np.ndarray, held_idx: np.ndarray, cfg: Conf
     }
 
 
-def train(data: Data, cfg: Config, log: Callable[[str], None] = print) -> tuple[model.WuziNet, dict]:
+def log_line(line: str) -> None:
+    print(line, flush=True)
+
+
+def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tuple[model.WuziNet, dict]:
     """Trains a net on ``data``; returns it and the report (a dict for JSON)."""
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(max(1, cfg.threads))
