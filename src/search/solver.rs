@@ -117,6 +117,10 @@ impl VcfTable {
     }
 }
 
+/// Nodes charged for a caro defence check ([`five_defences`] or a straight four's check):
+/// the few makes it takes, each dearer than a node's.
+const CARO_DEFENCE_WORK: u64 = 4;
+
 /// Default memory of a solver's VCT table, in megabytes.
 pub const DEFAULT_TABLE_MB: usize = 64;
 /// Bytes of map memory per VCT table entry: 16 of entry and 1 of control byte, about doubled
@@ -131,6 +135,8 @@ pub struct Solver {
     // hashes, so the fastest non-cryptographic hasher is the right one.
     vct_tt: AHashMap<u64, Entry>,
     nodes: u64,
+    /// `nodes` at the last clock read.
+    clock_at: u64,
     limits: SolveLimits,
     /// Memory of the VCT table in bytes (`None`: [`DEFAULT_TABLE_MB`]).
     table_bytes: Option<usize>,
@@ -199,7 +205,14 @@ impl Solver {
         self.vcf_tt.ready();
         self.trim();
         self.nodes = 0;
+        self.clock_at = 0;
         self.limits = limits.clone();
+    }
+
+    /// Counts `n` nodes of work done outside a node (the makes of a caro defence check), so
+    /// that budgets and the clock see it.
+    fn charge(&mut self, n: u64) {
+        self.nodes += n;
     }
 
     fn tick(&mut self) -> Result<(), Abort> {
@@ -207,16 +220,19 @@ impl Solver {
         if self.nodes > self.limits.nodes {
             return Err(Abort);
         }
-        // Every 128 nodes: a clock read costs ~25 ns, and debug builds (full recheck per
-        // make) are slow enough per node that a longer interval delays STOP by seconds.
+        // Every 128 nodes (counted since the last read, as charged work jumps): a clock read
+        // costs ~25 ns, and debug builds (full recheck per make) are slow enough per node
+        // that a longer interval delays STOP by seconds.
         let raised =
             |s: &Option<Arc<AtomicBool>>| s.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
-        if self.nodes & 127 == 0
-            && (self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        if self.nodes - self.clock_at >= 128 {
+            self.clock_at = self.nodes;
+            if self.limits.deadline.is_some_and(|d| Instant::now() >= d)
                 || raised(&self.limits.stop)
-                || raised(&self.watch))
-        {
-            return Err(Abort);
+                || raised(&self.watch)
+            {
+                return Err(Abort);
+            }
         }
         Ok(())
     }
@@ -365,6 +381,7 @@ impl Solver {
             return Ok(false);
         }
         five_defences(b, blocks);
+        self.charge(CARO_DEFENCE_WORK);
         if blocks.is_empty() {
             unstoppable_line(b, line);
             return Ok(true);
@@ -419,7 +436,7 @@ impl Solver {
             }
             return Ok(false);
         }
-        if let Some(p) = legal_flex4(b, a) {
+        if let Some(p) = self.legal_flex4(b, a) {
             b.make(p);
             unstoppable_line(b, line);
             b.undo();
@@ -452,6 +469,14 @@ impl Solver {
         Ok(won)
     }
 
+    /// [`legal_flex4`], charging the caro checks' makes.
+    fn legal_flex4(&mut self, b: &mut Board, side: Color) -> Option<Pos> {
+        if b.rule().is_caro() {
+            self.charge(CARO_DEFENCE_WORK * b.count(side, Threat::Flex4) as u64);
+        }
+        legal_flex4(b, side)
+    }
+
     /// The attacker to move must stop the defender's fives (caro: any of
     /// [`five_defences`]); a block wins when it is a threat the defender cannot meet.
     fn vct_block(
@@ -462,6 +487,7 @@ impl Solver {
         blocks: &mut MoveList,
     ) -> Res {
         five_defences(b, blocks);
+        self.charge(CARO_DEFENCE_WORK);
         for q in blocks.iter() {
             b.make(q);
             let r = self.vct_defend(b, depth, line);
@@ -499,7 +525,7 @@ impl Solver {
         moves.clear();
         match fives_of(b, a) {
             (0, _) => {
-                if legal_flex4(b, a).is_none() {
+                if self.legal_flex4(b, a).is_none() {
                     return Ok(false); // no threat left: the defender is free
                 }
                 three_defences(b, moves);
@@ -512,6 +538,7 @@ impl Solver {
             }
             _ if b.rule().is_caro() => {
                 five_defences(b, moves);
+                self.charge(CARO_DEFENCE_WORK);
                 if moves.is_empty() {
                     unstoppable_line(b, line);
                     return Ok(true);
