@@ -110,6 +110,24 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
             "result_loss": r_sum / n, "records": n}
 
 
+@torch.no_grad()
+def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Generator,
+              sample: int = 32768, batch: int = 4096) -> None:
+    """Sets the value normalisation's running mean and variance to those of the value input
+    over up to ``sample`` training positions, so the net evaluated (and exported) uses the
+    statistics of its current embedding rather than a lagging running average."""
+    if len(idx) == 0:
+        return
+    part = idx[rng.permutation(len(idx))[:sample]]
+    sums = []
+    for i in range(0, len(part), batch):
+        keys = model.WuziNet.prepare_keys(data.keys[torch.as_tensor(part[i : i + batch], dtype=torch.long)])
+        sums.append(net.cells(keys).sum(dim=1) / model.VALUE_DIVISOR)
+    v = torch.cat(sums).double()
+    net.value_norm.running_mean.copy_(v.mean(dim=0))
+    net.value_norm.running_var.copy_(v.var(dim=0) if len(v) > 1 else torch.ones_like(v[0]))
+
+
 def baselines(data: Data, train_idx: np.ndarray, held_idx: np.ndarray, cfg: Config) -> dict:
     """Figures that give the held-out losses a scale: the value BCE of always answering the
     training targets' mean, the least BCE possible (the targets' own entropy: they are
@@ -193,6 +211,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             hits += int(h)
         n = len(perm)
         tr = {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n}
+        calibrate(net, data, train_idx, rng)
         held = evaluate(net, data, held_idx, cfg)
         seconds = time.perf_counter() - t0
         epochs.append({"epoch": epoch, "train": tr, "held_out": held, "seconds": seconds})
