@@ -31,12 +31,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="weight of the game result in the value target (the rest: the search score)")
     ap.add_argument("--score-scale", type=float, default=d.score_scale)
     ap.add_argument("--policy-weight", type=float, default=d.policy_weight)
+    ap.add_argument("--quant-epochs", type=int, default=d.quant_epochs,
+                    help="last epochs trained with the weights rounded as the inference rounds them")
     ap.add_argument("--no-validate", action="store_true", help="skip checking every record's contents")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
-        policy_weight=a.policy_weight,
+        policy_weight=a.policy_weight, quant_epochs=a.quant_epochs,
     )
     t0 = time.perf_counter()
     try:

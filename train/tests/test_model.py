@@ -82,3 +82,22 @@ def test_value_target():
     assert abs(t[1] - (0.5 + 0.5 / (1 + math.exp(-1)))) < 1e-6
     assert t[2] < 1e-6
     assert abs(t[3] - 0.75) < 1e-6
+
+
+def test_fake_quant_is_the_rounded_net():
+    from wuzinet import netfile
+
+    torch.manual_seed(6)
+    net = model.WuziNet().folded()
+    keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(8, 9, 6)[0]))
+    rounded = model.WuziNet()
+    netfile.load_into(rounded, netfile.quantised(netfile.params_of(net)))
+    net.quant = netfile.QUANT
+    with torch.no_grad():
+        z, logits = net(keys)
+        z2, logits2 = rounded(keys)
+    assert torch.allclose(z, z2, atol=1e-6) and torch.allclose(logits, logits2, atol=1e-6)
+    # Straight through: the gradient reaches the unrounded weights.
+    z, logits = net(keys)
+    z.sum().backward()
+    assert net.embedding.grad is not None and net.embedding.grad.abs().sum() > 0

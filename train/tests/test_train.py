@@ -49,6 +49,12 @@ def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     assert report["epochs"][-1]["train"]["policy_loss"] < report["epochs"][0]["train"]["policy_loss"]
     params = netfile.read_net(out)
     assert params["embedding"].shape == (144, 32)
+    # Exported as the inference holds it: the key vectors and policy weights in 1/64ths,
+    # and the last epochs' held-out figures are those of that net.
+    for name in ("embedding", "policy.weight"):
+        assert np.array_equal(params[name] * 64, np.round(params[name] * 64))
+    q = report["held_out_quantised"]
+    assert abs(q["value_loss"] - last["value_loss"]) < 1e-4 and abs(q["policy_loss"] - last["policy_loss"]) < 1e-4
     assert len(report["net_sha256"]) == 64
 
 

@@ -93,6 +93,10 @@ class LeakyClamp(torch.autograd.Function):
 
 
 LEAK = 0.05
+def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
+    """``w`` rounded to multiples of 1/quant in the forward pass, unchanged in the backward
+    (a straight-through estimator): training sees the net the inference will run."""
+    return w + (torch.round(w * quant) / quant - w).detach()
 
 
 class WuziNet(nn.Module):
@@ -108,6 +112,9 @@ class WuziNet(nn.Module):
         self.value1 = nn.Linear(features, hidden)
         self.value2 = nn.Linear(hidden, 1)
         self.policy = nn.Linear(features, 1)
+        # While set, the key vectors and policy weights are rounded as the inference
+        # rounds them (the trainer's last epochs, the evaluation of those nets).
+        self.quant: int | None = None
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -133,6 +140,7 @@ class WuziNet(nn.Module):
         out.value1.bias.copy_(self.value1.bias - w @ self.value_norm.running_mean)
         out.value_norm.reset_running_stats()  # mean 0, var 1
         out.value_norm.eps = 0.0
+        out.quant = self.quant
         out.eval()
         return out
 
@@ -145,7 +153,8 @@ class WuziNet(nn.Module):
     def cells(self, idx: torch.Tensor) -> torch.Tensor:
         """Activations a [B, S*S, F] from prepared indices [B, S*S, 4]."""
         b, n, d = idx.shape
-        table = torch.cat([self.embedding, self.embedding.new_zeros(1, self.embedding.shape[1])])
+        e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
+        table = torch.cat([e, e.new_zeros(1, e.shape[1])])
         h = SumGather.apply(idx.reshape(b * n, d), table)
         return h.reshape(b, n, -1).clamp(0.0, 1.0)
 
@@ -155,7 +164,8 @@ class WuziNet(nn.Module):
         v = self.value_norm(a.sum(dim=1) / VALUE_DIVISOR)
         v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
-        logits = self.policy(a).squeeze(-1)
+        w = fake_quant(self.policy.weight, self.quant) if self.quant else self.policy.weight
+        logits = F.linear(a, w, self.policy.bias).squeeze(-1)
         empty = idx[:, :, 0] != PAD
         logits = logits.masked_fill(~empty, float("-inf"))
         return z, logits

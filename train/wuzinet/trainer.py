@@ -20,6 +20,9 @@ class Config:
     epochs: int = 4
     batch: int = 256
     lr: float = 5e-3
+    # The last this many epochs train with the key vectors and policy weights rounded as
+    # the inference rounds them (straight-through gradients); the export is rounded so.
+    quant_epochs: int = 2
     # The value head's learning rate is this many times ``lr`` (1: the same; kept as a knob).
     value_lr_mult: float = 1.0
     weight_decay: float = 1e-4
@@ -193,6 +196,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     init_held = evaluate(net, data, held_idx, cfg)
     for epoch in range(1, cfg.epochs + 1):
         t0 = time.perf_counter()
+        if epoch > cfg.epochs - cfg.quant_epochs:
+            net.quant = netfile.QUANT
         perm = train_idx[rng.permutation(len(train_idx))]
         v_sum = p_sum = 0.0
         hits = 0
@@ -221,7 +226,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             f"{held['value_loss']:.4f} policy {held['policy_loss']:.4f} acc "
             f"{100 * held['policy_acc']:.1f}%  |  {seconds:.1f} s"
         )
-    # The held-out figures of the net as the inference will hold it (weights rounded).
+    # The held-out figures of the net as exported: the key vectors and policy weights
+    # rounded as the inference rounds them (what the last epochs trained, if any did).
     exported = model.WuziNet()
     netfile.load_into(exported, netfile.quantised(netfile.params_of(net.folded())))
     held_q = evaluate(exported, data, held_idx, cfg)
@@ -257,7 +263,7 @@ def export(net: model.WuziNet, out: Path | str, report: dict) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     report = dict(report)
     report["net_file"] = str(out)
-    report["net_sha256"] = netfile.write_net(out, netfile.params_of(net.folded()))
+    report["net_sha256"] = netfile.write_net(out, netfile.quantised(netfile.params_of(net.folded())))
     report["net_bytes"] = out.stat().st_size
     path = out.with_suffix(".json")
     path.write_text(json.dumps(report, indent=2) + "\n")
