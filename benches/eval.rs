@@ -1,7 +1,9 @@
 //! Criterion benches of the evaluation kernels, scalar against AVX2: move scoring over the
 //! candidate lists of mid-game positions, the threat-count term of the evaluation, and the
-//! lean-move masks of the VCF search (eight lines a call), and the move picker's least-word
-//! scan. Each bench first checks that both kernels agree.
+//! lean-move masks of the VCF search (eight lines a call), the move picker's least-word
+//! scan, and the learned evaluation (`nets/freestyle15-gen1.wznet`): one full evaluation
+//! from scratch, and one incremental update of a make and its undo. Each bench first checks
+//! that both kernels agree.
 //!
 //! `cargo bench --bench eval`
 
@@ -182,11 +184,76 @@ fn bench_min_index(c: &mut Criterion) {
     g.finish();
 }
 
+/// The committed net (the bench measures its shape; any weights cost the same).
+const NET: &[u8] = include_bytes!("../nets/freestyle15-gen1.wznet");
+
+/// The net's full evaluation (every empty cell's vector, the sum, the value layers) and one
+/// make or undo's accumulator update (the cells the move re-graded, both sides to move),
+/// against the classical evaluation's term above.
+fn bench_net(c: &mut Criterion) {
+    use wuzi::eval::accumulator::Accumulator;
+    use wuzi::eval::net::Network;
+    let net = Network::from_bytes(NET).expect("the committed net");
+    let mut pos = setup();
+    for (b, _) in &pos {
+        let s = |k| net.value_logit(&net.board_sum(k, b));
+        assert_eq!(s(best()).to_bits(), s(Kernel::Scalar).to_bits());
+    }
+    let mut g = c.benchmark_group("net");
+    g.throughput(Throughput::Elements(pos.len() as u64));
+    for k in kernels() {
+        g.bench_function(format!("full_eval/{k:?}"), |bench| {
+            bench.iter(|| {
+                let mut z = 0.0;
+                for (b, _) in &pos {
+                    z += net.value_logit(&net.board_sum(k, black_box(b)));
+                }
+                black_box(z)
+            })
+        });
+    }
+    g.finish();
+    // Make and undo every candidate of the positions, updating after each.
+    let moves: usize = pos.iter().map(|(_, l)| l.len()).sum();
+    let mut accs: Vec<Accumulator> = pos.iter().map(|(b, _)| Accumulator::new(&net, b)).collect();
+    let mut g = c.benchmark_group("net");
+    g.throughput(Throughput::Elements(2 * moves as u64));
+    g.bench_function("make_undo_update", |bench| {
+        bench.iter(|| {
+            let mut changed = Vec::with_capacity(64);
+            for ((b, list), acc) in pos.iter_mut().zip(accs.iter_mut()) {
+                for p in list.iter() {
+                    b.make(p);
+                    acc.update(&net, b, b.last_changed());
+                    changed.clear();
+                    changed.extend(b.last_changed());
+                    b.undo();
+                    acc.update(&net, b, changed.iter().copied());
+                }
+            }
+            black_box(accs[0].sum(wuzi::Color::Black)[0])
+        })
+    });
+    g.bench_function("make_undo_alone", |bench| {
+        bench.iter(|| {
+            for (b, list) in pos.iter_mut() {
+                for p in list.iter() {
+                    b.make(p);
+                    b.undo();
+                }
+            }
+            black_box(pos[0].0.hash())
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
     bench_score_moves,
     bench_eval_term,
     bench_lean_masks,
-    bench_min_index
+    bench_min_index,
+    bench_net
 );
 criterion_main!(benches);
