@@ -33,6 +33,10 @@ struct Args {
     /// seeded from the clock, for play against people.
     #[arg(long, value_name = "N", value_parser = margin)]
     vary: Option<Margin>,
+    /// Evaluate with the learned network of this net file (nets/) instead of the classical
+    /// evaluation; ABOUT names it by its hash.
+    #[arg(long, value_name = "FILE")]
+    net: Option<std::path::PathBuf>,
 }
 
 /// A `--vary` margin as [`parse_random_margin`] reads it (`None`: off).
@@ -50,6 +54,12 @@ fn options_from_args(args: &Args) -> Result<Options, String> {
     #[cfg(feature = "tuning")]
     for kv in &args.sets {
         opts.params.set_pair(kv)?;
+    }
+    if let Some(path) = &args.net {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let net = wuzi::eval::net::Network::from_bytes(&bytes)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        opts.net = Some(std::sync::Arc::new(net));
     }
     if let Some(Margin(m)) = args.vary {
         opts.random_margin = m;

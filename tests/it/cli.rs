@@ -174,3 +174,19 @@ fn wuzi_with_or_without_play_runs_the_prompt_game() {
         assert_eq!(out.matches("wuzi plays").count(), 1, "{args:?}: {out}");
     }
 }
+
+/// `pbrain-wuzi --net FILE` plays with the learned evaluation and names the net in ABOUT; a
+/// file that is not a net is refused with its name and the reason (exit 2).
+#[test]
+fn the_brain_takes_a_net_file_or_refuses_it() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-gen1.wznet");
+    let out = run(BRAIN, &["--net", net], "ABOUT\nSTART 15\nBEGIN\nEND\n");
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("net dc04afb8cfb803d8"), "{stdout}");
+    assert!(stdout.lines().any(|l| l == "7,7"), "{stdout}");
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let out = run(BRAIN, &["--net", readme], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a wuzi net file"));
+}
