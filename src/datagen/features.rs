@@ -3,36 +3,22 @@
 //!
 //! A file is the 8-byte magic [`MAGIC`], an 8-byte header (board size, key count,
 //! directions, a reserved byte, the record count as `u32`), then the records. A record is,
-//! for each cell (`y * size + x`) and each direction of [`Dir::ALL`], one key byte
-//! ([`key`]; [`OCCUPIED`] for a stone), then the best move's cell (`u16`), the search's
+//! for each cell (`y * size + x`) and each direction of `Dir::ALL`, one key byte
+//! ([`keys`]; [`OCCUPIED`] for a stone), then the best move's cell (`u16`), the search's
 //! score for the side to move (`i16`), the game's result for the side to move (`i8`: 1 won,
 //! 0 drawn, -1 lost) and a reserved byte. `docs/training.md` documents it for the trainer.
 
 use super::format::Game;
 use crate::board::Board;
-use crate::types::{Dir, Pos};
+use crate::types::Pos;
 
 /// The first bytes of a feature file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"WUZIFEA1";
-/// Line patterns a key distinguishes per side (dead to five).
-pub const PATTERNS: usize = 12;
-/// Keys of an empty cell's direction: the pattern of the side to move and of the other side.
-pub const KEYS: usize = PATTERNS * PATTERNS;
+pub use crate::eval::net::{keys, KEYS, PATTERNS};
 /// The key byte of an occupied cell.
 pub const OCCUPIED: u8 = 255;
 /// Bytes after a record's keys: best move, score, result, reserved.
 pub const TAIL_BYTES: usize = 6;
-
-/// The key of the empty cell `p` along `d`: the pattern the side to move would make there
-/// (times [`PATTERNS`]) plus the other side's.
-#[inline(always)]
-pub fn key(board: &Board, p: Pos, d: Dir) -> u8 {
-    let me = board.to_move();
-    let own = board.pattern(p, me, d) as usize;
-    let opp = board.pattern(p, !me, d) as usize;
-    debug_assert!(own < PATTERNS && opp < PATTERNS);
-    (own * PATTERNS + opp) as u8
-}
 
 /// Bytes of one record on a `size` board.
 pub fn record_bytes(size: usize) -> usize {
@@ -58,13 +44,11 @@ pub fn write_game(game: &Game, out: &mut Vec<u8>) -> usize {
             for y in 0..size {
                 for x in 0..size {
                     let p = Pos::new(x, y);
-                    for d in Dir::ALL {
-                        out.push(if board.is_empty(p) {
-                            key(&board, p, d)
-                        } else {
-                            OCCUPIED
-                        });
-                    }
+                    out.extend(if board.is_empty(p) {
+                        keys(&board, p, board.to_move())
+                    } else {
+                        [OCCUPIED; 4]
+                    });
                 }
             }
             let best = (ply.best.y() * size + ply.best.x()) as u16;

@@ -112,19 +112,16 @@ impl Job {
         let failure = Mutex::new(None);
         std::thread::scope(|s| {
             for _ in 0..self.workers {
-                s.spawn(|| {
-                    while let Some(k) =
-                        Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&k| k < self.shards())
-                    {
-                        if failure.lock().is_ok_and(|f| f.is_some()) {
-                            return;
+                s.spawn(|| loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= self.shards() || failure.lock().is_ok_and(|f| f.is_some()) {
+                        return;
+                    }
+                    if let Err(e) = self.shard(k, on_game, &summary) {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(e);
                         }
-                        if let Err(e) = self.shard(k, on_game, &summary) {
-                            if let Ok(mut f) = failure.lock() {
-                                f.get_or_insert(e);
-                            }
-                            return;
-                        }
+                        return;
                     }
                 });
             }

@@ -2,10 +2,10 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{Network, FEATURES, KEYS, PATTERNS};
+use super::net::{keys, Network, FEATURES, KEYS};
 use crate::board::Board;
 use crate::simd::Kernel;
-use crate::types::{Color, Dir, Pos, CELLS};
+use crate::types::{Color, Pos, CELLS};
 
 /// The network's inputs of a board, kept up to date move by move.
 #[derive(Clone)]
@@ -15,14 +15,6 @@ pub struct Accumulator {
     /// Per side to move: the sum of its cells' vectors.
     sums: [[i32; FEATURES]; 2],
     kernel: Kernel,
-}
-
-/// The keys of the empty cell `p` with `me` as the side to move.
-#[inline(always)]
-fn keys(board: &Board, p: Pos, me: Color) -> [u8; 4] {
-    Dir::ALL.map(|d| {
-        (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8
-    })
 }
 
 impl Accumulator {

@@ -16,7 +16,7 @@
 
 use crate::board::Board;
 use crate::simd::Kernel;
-use crate::types::{Dir, Pos};
+use crate::types::{Color, Dir, Pos};
 use thiserror::Error;
 
 /// The first bytes of a net file: the format's name and version.
@@ -200,15 +200,6 @@ impl Network {
         self.hash
     }
 
-    /// The keys of the empty cell `p` for the side to move (see the module's doc).
-    #[inline(always)]
-    pub fn keys(board: &Board, p: Pos) -> [u8; 4] {
-        let me = board.to_move();
-        Dir::ALL.map(|d| {
-            (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8
-        })
-    }
-
     /// A cell's clipped vector, from its four keys.
     #[inline(always)]
     pub fn cell(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
@@ -260,7 +251,7 @@ impl Network {
         let mut sum = [0i32; FEATURES];
         for &p in board.cells() {
             if board.is_empty(p) {
-                let a = self.cell(kernel, Network::keys(board, p));
+                let a = self.cell(kernel, keys(board, p, board.to_move()));
                 for (s, &x) in sum.iter_mut().zip(&a) {
                     *s += x as i32;
                 }
@@ -302,6 +293,16 @@ impl Network {
             .sum();
         dot + (self.policy_b * (QUANT * QUANT) as f32).round() as i32
     }
+}
+
+/// The keys of the empty cell `p` along [`Dir::ALL`] with `me` as the side to move: the
+/// pattern `me` would make there times [`PATTERNS`] plus the other side's. The network's
+/// inputs, and the trainer's (`datagen::features`).
+#[inline(always)]
+pub fn keys(board: &Board, p: Pos, me: Color) -> [u8; 4] {
+    Dir::ALL.map(|d| {
+        (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8
+    })
 }
 
 /// Engine score units per unit of value logit: the trainer's score target is the logistic

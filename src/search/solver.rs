@@ -380,8 +380,7 @@ impl Solver {
         if M::fives(b, !b.to_move()).0 == 0 {
             return Ok(false);
         }
-        five_defences(b, blocks);
-        self.charge(CARO_DEFENCE_WORK);
+        self.caro_defences(b, blocks);
         if blocks.is_empty() {
             unstoppable_line(b, line);
             return Ok(true);
@@ -469,6 +468,12 @@ impl Solver {
         Ok(won)
     }
 
+    /// [`five_defences`] under caro, its makes charged as nodes.
+    fn caro_defences(&mut self, b: &mut Board, list: &mut MoveList) {
+        five_defences(b, list);
+        self.charge(CARO_DEFENCE_WORK);
+    }
+
     /// [`legal_flex4`], charging the caro checks' makes.
     fn legal_flex4(&mut self, b: &mut Board, side: Color) -> Option<Pos> {
         if b.rule().is_caro() {
@@ -486,8 +491,7 @@ impl Solver {
         line: &mut Vec<Pos>,
         blocks: &mut MoveList,
     ) -> Res {
-        five_defences(b, blocks);
-        self.charge(CARO_DEFENCE_WORK);
+        self.caro_defences(b, blocks);
         for q in blocks.iter() {
             b.make(q);
             let r = self.vct_defend(b, depth, line);
@@ -537,8 +541,7 @@ impl Solver {
                 moves.sort();
             }
             _ if b.rule().is_caro() => {
-                five_defences(b, moves);
-                self.charge(CARO_DEFENCE_WORK);
+                self.caro_defences(b, moves);
                 if moves.is_empty() {
                     unstoppable_line(b, line);
                     return Ok(true);

@@ -85,11 +85,8 @@ pub fn run(args: Args) -> ExitCode {
     let start = Instant::now();
     let positions = std::sync::atomic::AtomicUsize::new(0);
     let result = job.run(&|game| {
-        let n = positions.fetch_add(
-            game.plies.len() - game.opening,
-            std::sync::atomic::Ordering::Relaxed,
-        ) + game.plies.len()
-            - game.opening;
+        let searched = game.plies.len() - game.opening;
+        let n = positions.fetch_add(searched, std::sync::atomic::Ordering::Relaxed) + searched;
         bar.inc(1);
         let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-3);
         bar.set_message(format!("{n} positions, {rate:.0}/s"));
