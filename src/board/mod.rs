@@ -11,6 +11,7 @@ use crate::zobrist;
 use linekeys::{caro_edges, caro_key, KEY_ADD, KEY_SUB};
 
 mod check;
+mod five;
 mod lean;
 mod linekeys;
 mod make;

@@ -13,7 +13,6 @@
 
 mod assets;
 pub mod error;
-mod five;
 mod games;
 pub mod json;
 mod position;

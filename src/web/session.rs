@@ -3,7 +3,6 @@
 //! facade; a refused change leaves the game as it was.
 
 use super::error::ApiError;
-use super::five::winning_line;
 use super::json::{State, Strength};
 use super::position::{format_moves, parse_moves, parse_rule};
 use super::strength::{check, Checked};
@@ -367,7 +366,7 @@ impl Session {
             GameStatus::Draw => ("draw", None),
         };
         let five = match status {
-            GameStatus::Five { winner } => winning_line(engine.board(), winner),
+            GameStatus::Five { winner } => engine.board().winning_line(winner),
             _ => Vec::new(),
         };
         let to_move = engine.board().to_move();

@@ -1,11 +1,18 @@
-//! The winning line of a finished game, for the page to highlight.
+//! The winning line of a finished game, for the front ends to highlight.
 
-use crate::board::Board;
+use super::Board;
 use crate::types::{Color, Dir, Pos};
 
-/// The points of `winner`'s line of five or more, the one through the last move if there
-/// are several (empty if there is none, e.g. after a forbidden move).
-pub fn winning_line(board: &Board, winner: Color) -> Vec<Pos> {
+impl Board {
+    /// The points of `winner`'s line of five or more, the one through the last move if
+    /// there are several (empty if there is none, e.g. after a forbidden move). A scan of
+    /// the whole board: for showing a finished game, not for the search.
+    pub fn winning_line(&self, winner: Color) -> Vec<Pos> {
+        winning_line(self, winner)
+    }
+}
+
+fn winning_line(board: &Board, winner: Color) -> Vec<Pos> {
     let size = board.size() as isize;
     let own = |x: isize, y: isize| {
         (0..size).contains(&x)
@@ -51,9 +58,9 @@ mod tests {
                 b.make(Pos::new(0, i));
             }
         }
-        let line = winning_line(&b, Color::Black);
+        let line = b.winning_line(Color::Black);
         assert_eq!(line.len(), 5);
         assert!(line.contains(&Pos::new(7, 7)));
-        assert!(winning_line(&b, Color::White).is_empty());
+        assert!(b.winning_line(Color::White).is_empty());
     }
 }
