@@ -444,6 +444,8 @@ impl Engine {
             elapsed: start.elapsed(),
             pv: vec![best],
             root_scores: Vec::new(),
+            forced: false,
+            instead_of: None,
         }
     }
 
@@ -509,16 +511,23 @@ impl Engine {
     }
 
     /// Replaces the best move by one chosen at random among the root moves scored within
-    /// `margin` of it, unless the search proved a result.
+    /// `margin` of it, unless the search proved a result. A different choice is reported
+    /// in `instead_of`, with the chosen move's score and line.
     fn pick_near_equal(&mut self, out: &mut Outcome, margin: i32) {
-        let near: Vec<Pos> = out
+        let near: Vec<(Pos, i32)> = out
             .root_scores
             .iter()
             .filter(|(_, s)| *s >= out.score - margin && *s > -crate::search::tt::MATE_BOUND)
-            .map(|(p, _)| *p)
+            .copied()
             .collect();
         if near.len() > 1 && crate::search::mate_distance(out.score).is_none() {
-            out.best = near[(self.rng.next_u64() % near.len() as u64) as usize];
+            let (p, score) = near[(self.rng.next_u64() % near.len() as u64) as usize];
+            if p != out.best {
+                out.instead_of = Some((out.best, out.score));
+                out.best = p;
+                out.score = score;
+                out.pv = vec![p];
+            }
         }
     }
 }

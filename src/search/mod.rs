@@ -91,6 +91,13 @@ pub struct Outcome {
     /// Root moves with their last scores (only with [`RootScores::Within`]): exact for
     /// the moves within the margin of the best, upper bounds below it for the others.
     pub root_scores: Vec<(Pos, i32)>,
+    /// The move was forced and found without a search: the only move that does not lose at
+    /// once (a five to block), or a five to make. `score` is then no judgement of the game.
+    pub forced: bool,
+    /// When the engine chose another move at random among near-equal ones
+    /// ([`crate::engine::Config::random_margin`]): the search's best move and its score.
+    /// `best` and `score` are then the chosen move's.
+    pub instead_of: Option<(Pos, i32)>,
 }
 
 /// Plies to a decided result, if `score` is one (positive: the side to move wins).

@@ -17,6 +17,8 @@ impl Searcher<'_> {
             elapsed: Duration::ZERO,
             pv: Vec::new(),
             root_scores: Vec::new(),
+            forced: false,
+            instead_of: None,
         };
         self.unverified.clear();
         let mut roots = self.root_moves();
@@ -34,6 +36,7 @@ impl Searcher<'_> {
             };
             out.pv = vec![roots[0].0];
             out.depth = 1;
+            out.forced = true;
             return out;
         }
         if self.id == 0 && self.shared.params.root_threat_nodes() > 0 {

@@ -175,6 +175,7 @@ fn assert_defends_in_release(file: &str, every: usize) {
 fn random_margin_varies_only_among_near_equal_moves() {
     let moves = wuzi::notation::parse_move_list("7,7 8,8").unwrap();
     let mut seen = std::collections::BTreeSet::new();
+    let mut instead = 0;
     for seed in 0..8 {
         let config = Config {
             random_margin: Some(30),
@@ -193,9 +194,26 @@ fn random_margin_varies_only_among_near_equal_moves() {
             .collect();
         assert!(near.contains(&o.best), "chose {:?}, near {near:?}", o.best);
         assert_eq!(near.len(), 2, "{:?}", o.root_scores);
+        // A pick other than the search's best says so, with the best and its score; the
+        // outcome's score and line are then the chosen move's.
+        match o.instead_of {
+            Some((searched, score)) => {
+                assert_ne!(searched, o.best);
+                assert!(near.contains(&searched));
+                assert_eq!(score, best);
+                assert!(o.root_scores.contains(&(o.best, o.score)));
+                assert_eq!(o.pv, vec![o.best]);
+                instead += 1;
+            }
+            None => assert_eq!(o.score, best),
+        }
         seen.insert(o.best);
     }
     assert_eq!(seen.len(), 2, "the margin never changed the move");
+    assert!(
+        (1..8).contains(&instead),
+        "{instead} of 8 picks reported as others"
+    );
 }
 
 /// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen
