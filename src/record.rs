@@ -124,6 +124,7 @@ impl GameRecord {
     pub fn parse(text: &str) -> Result<GameRecord, String> {
         let mut rec = GameRecord::new(Rule::Freestyle, 15);
         let mut move_words = Vec::new();
+        let mut known = false;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -131,11 +132,19 @@ impl GameRecord {
             }
             match line.split_once(':') {
                 Some((key, value)) if move_words.is_empty() => {
-                    rec.header(key.trim(), value.trim())
+                    known |= rec
+                        .header(key.trim(), value.trim())
                         .map_err(|e| format!("line {}: {e}", n + 1))?;
                 }
                 _ => move_words.extend(line.split_whitespace().map(str::to_string)),
             }
+        }
+        // Text with neither a header this format writes nor a move (a password file, a
+        // letter) is not a game, not an empty one.
+        if !known && move_words.is_empty() {
+            return Err(
+                "not a game record: no Rule, Size, Black, White or Result line and no moves".into(),
+            );
         }
         for w in move_words {
             let p = if w.eq_ignore_ascii_case("pass") {
@@ -149,7 +158,8 @@ impl GameRecord {
         Ok(rec)
     }
 
-    fn header(&mut self, key: &str, value: &str) -> Result<(), String> {
+    /// Reads one header line; returns whether the key is one this format writes.
+    fn header(&mut self, key: &str, value: &str) -> Result<bool, String> {
         match key.to_ascii_lowercase().as_str() {
             "rule" => {
                 self.rule = Rule::parse(value).ok_or_else(|| format!("unknown rule '{value}'"))?
@@ -169,9 +179,9 @@ impl GameRecord {
                     GameResult::parse(value).ok_or_else(|| format!("bad result '{value}'"))?
             }
             // Other tags (dates, events) are kept by nobody but harm nobody.
-            _ => {}
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     fn check_moves(&self) -> Result<(), String> {
@@ -331,6 +341,12 @@ mod tests {
         assert!(GameRecord::parse("Result: win\n").is_err());
         assert!(GameRecord::parse("Size: 15\nh8 h8\n").is_err());
         assert!(GameRecord::parse("Size: 15\nh8 z99\n").is_err());
+        // Not a record at all: refused, not read as an empty game.
+        let passwd = "root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:/usr/bin/nologin\n";
+        let e = GameRecord::parse(passwd).unwrap_err();
+        assert!(e.starts_with("not a game record"), "{e}");
+        assert!(GameRecord::parse("").is_err());
+        assert!(GameRecord::parse("Size: 15\n").is_ok());
         assert!(GameRecord::from_psq("hello\n", Rule::Freestyle).is_err());
         assert!(
             GameRecord::from_psq("Piskvorky 15x15, 11:11, 0\n16,1,0\n0\n", Rule::Freestyle)
