@@ -1,6 +1,6 @@
 //! The terminal prompt's command syntax: a line into a [`Cmd`], without a board.
 
-use crate::engine::{parse_random_margin, Level};
+use crate::engine::{parse_random_margin, Level, MAX_RANDOM_MARGIN};
 use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
 
 /// One prompt command.
@@ -44,7 +44,9 @@ pub enum Cmd {
 /// The help text.
 pub const HELP: &str = "\
 commands:
-  h8 or 7,7        play a move (column letter + row number, or zero-based x,y)
+  h8               play a move: column letter and row number, as the board is labelled
+  7,7              the same point as zero-based x,y as Gomocup brains and .psq files count:
+                   x from the left (a = 0), y from the TOP (0,0 is a15 on 15x15, 7,7 is h8)
   undo             take back the engine's reply and your last move
   hint             ask the engine for a move for you
   new              new game with the same settings
@@ -53,13 +55,45 @@ commands:
   level L          random | greedy | depth N | full
   rule R           freestyle | standard | renju | caro (starts a new game)
   size N           board size 5..22 (starts a new game)
-  time S           seconds per engine move (e.g. 1 or 0.5)
+  time S           seconds per engine move, more than 0 and at most 3600 (e.g. 1 or 0.5)
   vary N|off       pick at random among moves within N of the best (default 30)
-  save FILE        save the game (a .psq name writes Piskvork format)
-  load FILE        load a saved game (wuzi record or .psq)
+  save FILE        save the game (.sgf: SGF; .psq: Piskvork; other names: wuzi's text)
+  load FILE        load a saved game (SGF, .psq or wuzi's text)
   board            show the board again
   help             this text
-  quit             leave (so does end of input)";
+  quit             leave (so does end of input)
+The board: X black, O white, (X) the last move, * a point forbidden to black (renju).
+Chances are the engine's estimate for the side named; a forced win is counted in the
+winner's own moves along the engine's line.";
+
+/// The longest input line the prompt reads as a command, in characters; longer lines are
+/// refused without being echoed (no command or file name needs more).
+pub const MAX_LINE: usize = 300;
+
+/// The most characters of the player's input quoted back in a message.
+const MAX_QUOTE: usize = 40;
+
+/// `s` quoted for a message: see [`clip`].
+pub fn quote(s: &str) -> String {
+    format!("'{}'", clip(s))
+}
+
+/// `s` cut after [`MAX_QUOTE`] characters (with `...`), control characters escaped.
+pub fn clip(s: &str) -> String {
+    let mut q = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX_QUOTE {
+            q.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            q.extend(c.escape_default());
+        } else {
+            q.push(c);
+        }
+    }
+    q
+}
 
 /// Parses a prompt line. `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
@@ -68,6 +102,11 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         return Ok(None);
     };
     let arg = line[word.len()..].trim();
+    // A move typed with spaces (` h 8 `, `7, 7`) is still a move; `h` alone is help.
+    let squeezed: String = line.split_whitespace().collect();
+    if !arg.is_empty() && looks_like_move(&squeezed) {
+        return Ok(Some(Cmd::Move(squeezed)));
+    }
     let cmd = match word.to_ascii_lowercase().as_str() {
         "undo" | "u" => Cmd::Undo,
         "hint" => Cmd::Hint,
@@ -76,7 +115,10 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         "side" | "color" | "colour" => Cmd::Side(parse_color(arg)?),
         "level" => Cmd::Level(parse_level(arg)?),
         "rule" => Cmd::Rule(Rule::parse(arg).ok_or_else(|| {
-            format!("unknown rule '{arg}' (try: freestyle, standard, renju, caro)")
+            format!(
+                "unknown rule {} (try: freestyle, standard, renju, caro)",
+                quote(arg)
+            )
         })?),
         "size" => Cmd::Size(parse_size(arg)?),
         "time" => Cmd::Time(parse_time(arg)?),
@@ -87,16 +129,26 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         "help" | "?" | "h" => Cmd::Help,
         "quit" | "exit" | "q" => Cmd::Quit,
         _ if looks_like_move(line) => Cmd::Move(line.to_string()),
-        _ => return Err(format!("unknown command '{word}' (type help)")),
+        _ => return Err(format!("unknown command {} (type help)", quote(word))),
     };
     Ok(Some(cmd))
 }
 
+/// A letter and a number (`h8`), or two numbers with a comma (`7,7`, `-1,3`).
 fn looks_like_move(s: &str) -> bool {
     let mut chars = s.chars();
     match chars.next() {
-        Some(c) if c.is_ascii_alphabetic() => chars.next().is_some_and(|d| d.is_ascii_digit()),
-        Some(c) if c.is_ascii_digit() => s.contains(','),
+        Some(c) if c.is_ascii_alphabetic() => {
+            let rest = chars.as_str();
+            !rest.is_empty() && rest.chars().all(|d| d.is_ascii_digit())
+        }
+        Some(c) if c.is_ascii_digit() || c == '-' => s.split_once(',').is_some_and(|(x, y)| {
+            let num = |t: &str| {
+                let t = t.strip_prefix('-').unwrap_or(t);
+                !t.is_empty() && t.chars().all(|d| d.is_ascii_digit())
+            };
+            num(x) && num(y)
+        }),
         _ => false,
     }
 }
@@ -105,7 +157,7 @@ fn parse_color(s: &str) -> Result<Color, String> {
     match s.to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => Ok(Color::Black),
         "white" | "w" | "o" => Ok(Color::White),
-        _ => Err(format!("side wants black or white, not '{s}'")),
+        _ => Err(format!("side wants black or white, not {}", quote(s))),
     }
 }
 
@@ -121,17 +173,18 @@ fn parse_level(s: &str) -> Result<Level, String> {
                 .ok_or("level depth wants a number, e.g. level depth 6")?;
             match n.parse::<i32>() {
                 Ok(d) if (1..=60).contains(&d) => Level::Depth(d),
-                _ => return Err(format!("depth must be 1 to 60, not '{n}'")),
+                _ => return Err(format!("depth must be 1 to 60, not {}", quote(n))),
             }
         }
         _ => {
             return Err(format!(
-                "level wants random, greedy, depth N or full, not '{s}'"
+                "level wants random, greedy, depth N or full, not {}",
+                quote(s)
             ))
         }
     };
     if words.next().is_some() {
-        return Err(format!("too many words after level: '{s}'"));
+        return Err(format!("too many words after level: {}", quote(s)));
     }
     Ok(level)
 }
@@ -139,19 +192,38 @@ fn parse_level(s: &str) -> Result<Level, String> {
 fn parse_size(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
-        _ => Err(format!("size must be {MIN_SIZE} to {MAX_SIZE}, not '{s}'")),
+        _ => Err(format!(
+            "size must be {MIN_SIZE} to {MAX_SIZE}, not {}",
+            quote(s)
+        )),
     }
 }
 
+/// The longest think the prompt allows, in seconds (an hour).
+pub const MAX_SECONDS: f64 = 3600.0;
+
 fn parse_time(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(t) if t > 0.0 && t <= 3600.0 => Ok(t),
-        _ => Err(format!("time wants seconds between 0 and 3600, not '{s}'")),
+        Ok(t) if t > 0.0 && t <= MAX_SECONDS => Ok(t),
+        Ok(t) if t <= 0.0 => Err(format!(
+            "time wants a number of seconds above 0 (the engine needs some time to think; \
+             e.g. time 0.1 for a quick game), not {}",
+            quote(s)
+        )),
+        _ => Err(format!(
+            "time wants a number of seconds above 0 and at most {MAX_SECONDS}, not {}",
+            quote(s)
+        )),
     }
 }
 
 fn parse_vary(s: &str) -> Result<Option<i32>, String> {
-    parse_random_margin(s).map_err(|e| format!("vary {e}"))
+    parse_random_margin(s).map_err(|_| {
+        format!(
+            "vary wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not {}",
+            quote(s)
+        )
+    })
 }
 
 fn need_file(s: &str, cmd: &str) -> Result<String, String> {
@@ -188,6 +260,22 @@ mod tests {
             parse("save my game.txt"),
             Ok(Some(Cmd::Save("my game.txt".into())))
         );
+        // Moves typed with spaces, and negative coordinates, are moves.
+        assert_eq!(parse(" h 8 "), Ok(Some(Cmd::Move("h8".into()))));
+        assert_eq!(parse("7 , 7"), Ok(Some(Cmd::Move("7,7".into()))));
+        assert_eq!(parse("-1,3"), Ok(Some(Cmd::Move("-1,3".into()))));
+        assert_eq!(parse("h"), Ok(Some(Cmd::Help)));
+        assert_eq!(parse("hint"), Ok(Some(Cmd::Hint)));
+    }
+
+    #[test]
+    fn quotes_are_short() {
+        let long = "x".repeat(3000);
+        let e = parse(&long).unwrap_err();
+        assert!(e.len() < 100, "{e}");
+        assert!(quote("a\u{1}b").contains("\\u{1}"));
+        let e = parse(&format!("vary {long}")).unwrap_err();
+        assert!(e.len() < 120, "{e}");
     }
 
     #[test]

@@ -1,20 +1,23 @@
 //! Front end: the terminal prompt. A game against the engine at once (15x15 freestyle, the
 //! engine white, about a second a move); moves in `h8` or `x,y`; `help` lists the rest.
 //!
-//! Works the same with a pipe as with a terminal: the board and answers go to `out`, search
-//! progress to `err` (overwriting one line with `\r` only when `err` is a terminal).
+//! Works the same with a pipe as with a terminal: the board and answers go to `out` (in
+//! colour only when `out` wants it), search progress to `err` (one line overwriting itself
+//! only when `err` is a terminal).
 
 pub mod command;
+pub mod verdict;
 pub mod view;
 
 use crate::engine::{clock_seed, Engine, GameStatus, Level, MoveError};
-use crate::notation::{format_h8, parse_any};
+use crate::notation::{format_h8, parse_h8};
 use crate::record::{GameRecord, GameResult};
-use crate::search::{mate_distance, Info, Limits};
+use crate::search::{Info, Limits, Outcome};
 use crate::types::{Color, Pos, Rule};
-use command::{parse, Cmd, HELP};
+use command::{clip, parse, Cmd, HELP, MAX_LINE};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
+use verdict::{ordinal, Verdict};
 
 /// Where the prompt writes.
 pub struct Io<'a> {
@@ -24,7 +27,12 @@ pub struct Io<'a> {
     pub err: &'a mut dyn Write,
     /// Is `err` a terminal (progress may overwrite itself)?
     pub err_tty: bool,
+    /// Does `out` want colours (a terminal, and `NO_COLOR` unset)?
+    pub color: bool,
 }
+
+/// Moves of a principal variation shown in a message.
+const PV_SHOWN: usize = 10;
 
 /// The prompt's game and settings.
 pub struct Prompt {
@@ -63,16 +71,34 @@ impl Prompt {
             env!("CARGO_PKG_VERSION")
         )?;
         self.show(io)?;
-        let mut line = String::new();
+        let mut bytes = Vec::new();
         loop {
             write!(io.out, "{}> ", self.turn_text())?;
             io.out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
+            bytes.clear();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(io.out)?;
                 return Ok(());
             }
-            match parse(&line) {
+            let line = match std::str::from_utf8(&bytes) {
+                Ok(l) => l,
+                Err(_) => {
+                    writeln!(
+                        io.out,
+                        "That line is not UTF-8 text, so it was ignored (type help for the commands)."
+                    )?;
+                    continue;
+                }
+            };
+            let chars = line.trim().chars().count();
+            if chars > MAX_LINE {
+                writeln!(
+                    io.out,
+                    "That line is {chars} characters long; commands are shorter than {MAX_LINE}, so it was ignored."
+                )?;
+                continue;
+            }
+            match parse(line) {
                 Ok(None) => {}
                 Ok(Some(Cmd::Quit)) => return Ok(()),
                 Ok(Some(cmd)) => {
@@ -140,9 +166,14 @@ impl Prompt {
         }
     }
 
-    fn show(&self, io: &mut Io) -> io::Result<()> {
+    fn show(&mut self, io: &mut Io) -> io::Result<()> {
+        let marks = view::Marks {
+            forbidden: self.forbidden_shown(),
+            five: self.five(),
+            color: io.color,
+        };
         let b = self.engine.board();
-        write!(io.out, "{}", view::draw(b))?;
+        write!(io.out, "{}", view::draw(b, &marks))?;
         writeln!(
             io.out,
             "{} {}x{}, move {}; you: {} ({}); engine: {}{}",
@@ -160,6 +191,56 @@ impl Prompt {
         )
     }
 
+    /// Black's forbidden points when black is to move in a renju game that goes on.
+    fn forbidden_shown(&mut self) -> Vec<Pos> {
+        let b = self.engine.board();
+        if b.rule().has_forbidden()
+            && b.to_move() == Color::Black
+            && self.engine.status() == GameStatus::Ongoing
+        {
+            self.engine.forbidden_points()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The winning five, if the game ended with one.
+    fn five(&self) -> Vec<Pos> {
+        match self.engine.status() {
+            GameStatus::Five { winner } => self.engine.board().winning_line(winner),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Reads a move as the prompt takes it: `h8` by the board's labels, or zero-based
+    /// `x,y` counted from the top left as Gomocup does.
+    fn read_move(&self, text: &str) -> Result<Pos, String> {
+        let n = self.size();
+        let Some((x, y)) = text.split_once(',') else {
+            return parse_h8(text, n).map_err(|e| format!("Not a move: {}.", clip(&e)));
+        };
+        let num = |t: &str| t.trim().parse::<i64>().ok();
+        let (Some(x), Some(y)) = (num(x), num(y)) else {
+            return Err(format!(
+                "Not a move: {} (x,y wants two numbers).",
+                clip(text)
+            ));
+        };
+        if (x, y) == (-1, -1) {
+            return Err("Passing is not allowed.".into());
+        }
+        let on = |v: i64| (0..n as i64).contains(&v);
+        if !on(x) || !on(y) {
+            return Err(format!(
+                "{},{} is off the {n}x{n} board: x and y run from 0 to {} (type help).",
+                clip(&x.to_string()),
+                clip(&y.to_string()),
+                n - 1
+            ));
+        }
+        Ok(Pos::new(x as usize, y as usize))
+    }
+
     fn human_move(&mut self, text: &str, io: &mut Io) -> io::Result<Result<(), String>> {
         if self.engine.status() != GameStatus::Ongoing {
             return Ok(Err("The game is over: type new, undo or load.".into()));
@@ -169,16 +250,21 @@ impl Prompt {
                 "It is the engine's move: type swap or side to change sides.".into(),
             ));
         }
-        let p = match parse_any(text, self.size()) {
-            Ok(p) if p.is_none() => return Ok(Err("Passing is not allowed.".into())),
+        let p = match self.read_move(text) {
             Ok(p) => p,
-            Err(e) => return Ok(Err(format!("Not a move: {e}."))),
+            Err(e) => return Ok(Err(e)),
         };
         if let Err(e) = self.engine.play(p) {
             return Ok(Err(self.move_error(e)));
         }
-        self.show(io)?;
-        if !self.announce(io)? {
+        if text.contains(',') {
+            writeln!(io.out, "{text} is {}.", format_h8(p, self.size()))?;
+        }
+        // The board is drawn once a turn: after the engine's reply, or now if it has none.
+        if self.engine.status() != GameStatus::Ongoing {
+            self.show(io)?;
+            self.announce(io)?;
+        } else {
             self.engine_turn(io)?;
         }
         Ok(Ok(()))
@@ -199,12 +285,22 @@ impl Prompt {
 
     /// Says how the game ended, if it has. Returns whether it has.
     fn announce(&self, io: &mut Io) -> io::Result<bool> {
+        let n = self.size();
+        let line = |cells: &[Pos]| {
+            let words: Vec<String> = cells.iter().map(|&p| format_h8(p, n)).collect();
+            words.join(" ")
+        };
         let text = match self.engine.status() {
             GameStatus::Ongoing => return Ok(false),
             GameStatus::Five { winner } if winner == self.human => {
-                "Five in a row: you win!".to_string()
+                format!("Five in a row ({}): you win!", line(&self.five()))
             }
-            GameStatus::Five { winner } => format!("Five in a row: {winner} (wuzi) wins."),
+            GameStatus::Five { winner } => {
+                format!(
+                    "Five in a row ({}): {winner} (wuzi) wins.",
+                    line(&self.five())
+                )
+            }
             GameStatus::Forbidden { winner } => {
                 format!("Black played a forbidden point: {winner} wins.")
             }
@@ -225,18 +321,13 @@ impl Prompt {
     }
 
     /// Thinks for the side to move, showing progress on `err`.
-    fn think(&mut self, io: &mut Io) -> io::Result<(Pos, i32, i32)> {
+    fn think(&mut self, io: &mut Io) -> io::Result<Outcome> {
         let limits = self.limits();
         let size = self.size();
+        let mover = self.engine.board().to_move();
         let (err, tty) = (&mut *io.err, io.err_tty);
         let mut report = |info: &Info| {
-            let best = info.pv.first().map_or("-".into(), |&p| format_h8(p, size));
-            let line = format!(
-                "thinking: depth {} best {} eval {}",
-                info.depth,
-                best,
-                score_text(info.score)
-            );
+            let line = progress_line(info, mover, size);
             // Progress is a courtesy: a closed stderr must not stop the game.
             let _ = if tty {
                 write!(err, "\r{line}\x1b[K").and_then(|_| err.flush())
@@ -248,7 +339,7 @@ impl Prompt {
         if tty {
             let _ = write!(io.err, "\r\x1b[K");
         }
-        Ok((out.best, out.score, out.depth))
+        Ok(out)
     }
 
     /// If it is the engine's move, makes it.
@@ -258,20 +349,60 @@ impl Prompt {
         {
             return Ok(());
         }
-        let (best, score, depth) = self.think(io)?;
-        if best.is_none() || self.engine.play(best).is_err() {
+        let mover = self.engine.board().to_move();
+        let out = self.think(io)?;
+        if out.best.is_none() || self.engine.play(out.best).is_err() {
             writeln!(io.out, "The engine finds no move.")?;
             return Ok(());
         }
         self.show(io)?;
-        writeln!(
-            io.out,
-            "wuzi plays {} (depth {depth}, eval {})",
-            format_h8(best, self.size()),
-            score_text(score)
-        )?;
+        let n = self.size();
+        let mut text = format!("wuzi plays {}", format_h8(out.best, n));
+        if self.engine.status() == GameStatus::Ongoing {
+            text += &self.judgement(&out, mover);
+        }
+        writeln!(io.out, "{text}.")?;
         self.announce(io)?;
         Ok(())
+    }
+
+    /// What the engine's move means for the player, after `wuzi plays x`: forced, a chance,
+    /// or a forced win counted in the winner's moves; and whether a random pick among
+    /// near-equal moves chose it.
+    fn judgement(&self, out: &Outcome, mover: Color) -> String {
+        if out.forced {
+            return ", forced: the only move that does not lose at once".into();
+        }
+        if matches!(self.level, Level::Random | Level::Greedy) {
+            return format!(" ({} level, no search)", level_text(self.level));
+        }
+        let n = self.size();
+        let line = pv_text(&out.pv, n);
+        let mut text = match Verdict::of(out.score, mover, self.human) {
+            Verdict::Chance { percent, .. } => {
+                format!(
+                    " (searched {} plies): your chance about {percent}%",
+                    out.depth
+                )
+            }
+            Verdict::Win { winner, moves } if winner == mover => format!(
+                ". It sees a forced win: its five comes in {} more of its moves along {line}",
+                moves - 1
+            ),
+            Verdict::Win { moves, .. } => format!(
+                ". It sees a forced win for you: your five can come on your {} move from here",
+                ordinal(moves)
+            ),
+        };
+        if let Some((best, score)) = out.instead_of {
+            let percent = verdict::chance(score, mover, self.human).unwrap_or(50);
+            text += &format!(
+                ". A random pick among its near-equal moves (vary {}): its best was {} (your chance about {percent}%)",
+                self.engine.config().random_margin.unwrap_or(0),
+                format_h8(best, n)
+            );
+        }
+        text
     }
 
     fn undo(&mut self, io: &mut Io) -> io::Result<Result<(), String>> {
@@ -297,16 +428,46 @@ impl Prompt {
         if self.engine.status() != GameStatus::Ongoing {
             return Ok(Err("The game is over.".into()));
         }
-        let (best, score, _) = self.think(io)?;
-        if best.is_none() {
+        let mover = self.engine.board().to_move();
+        let mut out = self.think(io)?;
+        // A hint gives the search's best move, not the engine's random pick.
+        if let Some((best, score)) = out.instead_of.take() {
+            out.best = best;
+            out.score = score;
+            out.pv = vec![best];
+        }
+        if out.best.is_none() {
             return Ok(Err("No move left.".into()));
         }
-        writeln!(
-            io.out,
-            "Hint: {} (eval {})",
-            format_h8(best, self.size()),
-            score_text(score)
-        )?;
+        let n = self.size();
+        let best = format_h8(out.best, n);
+        let text = if out.forced {
+            format!("Hint: {best}, forced: the only move that does not lose at once.")
+        } else if matches!(self.level, Level::Random | Level::Greedy) {
+            format!(
+                "Hint: {best} ({} level, no search).",
+                level_text(self.level)
+            )
+        } else {
+            let line = pv_text(&out.pv, n);
+            match Verdict::of(out.score, mover, mover) {
+                Verdict::Chance { side, percent } if side == self.human => {
+                    format!("Hint: {best}: your chance about {percent}%, along {line}.")
+                }
+                Verdict::Chance { percent, .. } => {
+                    format!("Hint: {best}: {mover}'s chance about {percent}%, along {line}.")
+                }
+                Verdict::Win { winner, moves } if winner == mover => format!(
+                    "Hint: {best}, a forced win: five on the {} move of {mover}, this one counted, along {line}.",
+                    ordinal(moves)
+                ),
+                Verdict::Win { winner, moves } => format!(
+                    "Hint: {best}; {winner} has a forced win all the same: five on its {} move along {line}.",
+                    ordinal(moves)
+                ),
+            }
+        };
+        writeln!(io.out, "{text}")?;
         Ok(Ok(()))
     }
 
@@ -417,10 +578,88 @@ fn vary_text(v: Option<i32>) -> String {
     }
 }
 
-fn score_text(score: i32) -> String {
-    match mate_distance(score) {
-        Some(m) if m >= 0 => format!("win in {}", (m + 1) / 2),
-        Some(m) => format!("loss in {}", (-m + 1) / 2),
-        None => format!("{score:+}"),
+/// A principal variation in `h8` notation, at most [`PV_SHOWN`] moves.
+fn pv_text(pv: &[Pos], size: usize) -> String {
+    let mut words: Vec<String> = pv
+        .iter()
+        .take(PV_SHOWN)
+        .map(|&p| format_h8(p, size))
+        .collect();
+    if pv.len() > PV_SHOWN {
+        words.push("...".into());
+    }
+    words.join(" ")
+}
+
+/// One line of search progress: depth, the thinker's chance (or forced win), time, speed
+/// and the principal variation.
+fn progress_line(info: &Info, mover: Color, size: usize) -> String {
+    let judged = match Verdict::of(info.score, mover, mover) {
+        Verdict::Chance { side, percent } => format!("{side} {percent}%"),
+        Verdict::Win { winner, moves } => format!("{winner} wins, five in {moves}"),
+    };
+    format!(
+        "thinking: depth {:>2}  {judged}  {:.1} s  {} knodes/s  {}",
+        info.depth,
+        info.elapsed.as_secs_f64(),
+        info.nps() / 1000,
+        pv_text(&info.pv, size)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::WIN;
+
+    fn outcome(best: Pos, score: i32) -> Outcome {
+        Outcome {
+            best,
+            score,
+            depth: 9,
+            nodes: 1000,
+            elapsed: Duration::from_millis(100),
+            pv: vec![best],
+            root_scores: Vec::new(),
+            forced: false,
+            instead_of: None,
+        }
+    }
+
+    /// The engine's move as the player reads it: the random pick among near-equal moves
+    /// named with the search's best, a forced reply said to be forced, a proven win counted
+    /// in the winner's moves. The engine is white, the player black.
+    #[test]
+    fn judgements_of_the_engines_move() {
+        let p = Prompt::new().unwrap();
+        let (f8, i7) = (Pos::new(5, 7), Pos::new(8, 8));
+        let mut out = outcome(i7, 20);
+        out.instead_of = Some((f8, 40));
+        let text = p.judgement(&out, Color::White);
+        assert!(text.contains("your chance about 50%"), "{text}");
+        assert!(
+            text.ends_with(
+                "A random pick among its near-equal moves (vary 30): its best was f8 (your chance about 49%)"
+            ),
+            "{text}"
+        );
+        let mut forced = outcome(f8, 0);
+        forced.forced = true;
+        assert_eq!(
+            p.judgement(&forced, Color::White),
+            ", forced: the only move that does not lose at once"
+        );
+        let won = outcome(f8, WIN - 5);
+        let text = p.judgement(&won, Color::White);
+        assert!(
+            text.contains("its five comes in 2 more of its moves along f8"),
+            "{text}"
+        );
+        let lost = outcome(f8, -(WIN - 4));
+        let text = p.judgement(&lost, Color::White);
+        assert!(
+            text.contains("your five can come on your 2nd move"),
+            "{text}"
+        );
     }
 }

@@ -12,18 +12,26 @@ fn run(script: &str) -> String {
 
 /// Runs `wuzi` with `script` on stdin as it is.
 fn run_raw(script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
+    run_bytes(script.as_bytes(), &[])
+}
+
+/// Runs `wuzi` with `input` on stdin and `env` set; checks that it exits well and that
+/// stderr (a pipe) has no escape codes; returns stdout.
+fn run_bytes(input: &[u8], env: &[(&str, &str)]) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wuzi"));
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start wuzi");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "exit status {}", out.status);
     let err = String::from_utf8(out.stderr).unwrap();
@@ -77,7 +85,7 @@ fn bad_input_gets_a_reason_and_the_prompt_again() {
         "unknown command 'foo'",
         "'z99' is off the 15x15 board",
         "h8 is already taken",
-        "off every supported board",
+        "99,1 is off the 15x15 board",
         "size must be 5 to 22",
         "level wants",
         "unknown rule",
@@ -153,7 +161,10 @@ fn a_five_is_announced() {
     let file = temp("five.txt");
     std::fs::write(&file, "Size: 15\n\nd8 a15 e8 o15 f8 a1 g8 o1\n").unwrap();
     let out = run(&format!("level depth 2\nload {file}\nh8\nh7\n"));
-    assert!(out.contains("Five in a row: you win!"), "{out}");
+    assert!(
+        out.contains("Five in a row (d8 e8 f8 g8 h8): you win!"),
+        "{out}"
+    );
     assert!(out.contains("The game is over"), "{out}");
     let _ = std::fs::remove_file(&file);
 }
@@ -188,4 +199,147 @@ fn vary_sets_the_random_choice() {
     let last_status = out.lines().rev().find(|l| l.contains("engine:")).unwrap();
     assert!(last_status.ends_with("engine: depth 2"), "{out}");
     assert_eq!(out.matches("wuzi plays").count(), 1, "{out}");
+}
+
+/// The number of boards drawn in `out`.
+fn boards(out: &str) -> usize {
+    out.lines()
+        .filter(|l| l.ends_with("a b c d e f g h i j k l m n o"))
+        .count()
+        / 2
+}
+
+/// One board at the start, then one a turn: after the engine's reply, not also after the
+/// player's move.
+#[test]
+fn the_board_is_drawn_once_a_turn() {
+    let out = run("level depth 2\nh8\nh9\n");
+    let replies = out.matches("wuzi plays").count();
+    assert!(replies >= 1, "{out}");
+    assert_eq!(boards(&out), 1 + replies, "{out}");
+}
+
+/// Colour only when stdout wants it: never through a pipe, unless CLICOLOR_FORCE asks,
+/// and never with NO_COLOR.
+#[test]
+fn colour_only_where_it_is_wanted() {
+    let script = b"vary off\nlevel depth 2\nh8\n";
+    assert!(!run_bytes(script, &[]).contains('\x1b'));
+    let forced = run_bytes(script, &[("CLICOLOR_FORCE", "1")]);
+    assert!(forced.contains("\x1b["), "{forced}");
+    let refused = run_bytes(script, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!refused.contains('\x1b'), "{refused}");
+}
+
+/// The winning five is named, and with colour its five stones are in reverse video.
+#[test]
+fn the_winning_five_is_named_and_highlighted() {
+    let file = temp("five-colour.txt");
+    std::fs::write(&file, "Size: 15\n\nd8 a15 e8 o15 f8 a1 g8 o1\n").unwrap();
+    let script = format!("vary off\nlevel depth 2\nload {file}\nh8\n");
+    let out = run_bytes(script.as_bytes(), &[("CLICOLOR_FORCE", "1")]);
+    assert!(out.contains("Five in a row (d8 e8 f8 g8 h8)"), "{out}");
+    let row8 = out.lines().rfind(|l| l.starts_with(" 8 ")).unwrap();
+    assert_eq!(row8.matches("\x1b[7m").count(), 5, "{row8:?}");
+    let _ = std::fs::remove_file(&file);
+}
+
+/// Under renju, black's forbidden points are drawn as `*` while black is to move.
+#[test]
+fn renju_forbidden_points_are_marked() {
+    let file = temp("renju-marks.txt");
+    std::fs::write(
+        &file,
+        "Rule: renju\nSize: 15\nResult: *\n\nf8 a15 g8 o15 h10 a1 h9 o1\n",
+    )
+    .unwrap();
+    let out = run(&format!("level depth 2\nload {file}\n"));
+    let board = last_board(&out);
+    // Row 8 (index 7): f8 and g8 black, h8 the double three.
+    assert!(board[7].contains("X X * ."), "{}", board[7]);
+    assert!(out.contains("* a point forbidden to black") || out.contains("renju"));
+    let _ = std::fs::remove_file(&file);
+}
+
+/// The engine's judgement as the player reads it: a chance for the player, a forced reply
+/// said to be forced, a forced win counted in the winner's moves.
+#[test]
+fn evaluations_speak_for_the_player() {
+    let out = run("level depth 2\nh8\nhint\n");
+    assert!(
+        out.contains("(searched 2 plies): your chance about "),
+        "{out}"
+    );
+    assert!(
+        out.contains("Hint: ") && out.contains("your chance about"),
+        "{out}"
+    );
+    assert!(!out.contains("eval"), "{out}");
+    // Black's four d8-g8 is blocked at c8: h8 is the only reply.
+    let file = temp("forced.txt");
+    std::fs::write(&file, "Size: 15\n\nd8 c8 e8 o15 f8 a1\n").unwrap();
+    let out = run(&format!("level depth 2\nload {file}\ng8\n"));
+    assert!(
+        out.contains("wuzi plays h8, forced: the only move that does not lose at once."),
+        "{out}"
+    );
+    assert!(!out.contains("depth 1"), "{out}");
+    // White's open three h8-h10: after a black move far away, white makes an open four,
+    // and its five comes on its next move.
+    std::fs::write(&file, "Size: 15\n\na1 h8 a3 h9 a5 h10\n").unwrap();
+    let out = run(&format!("level depth 2\nload {file}\no15\n"));
+    assert!(
+        out.contains("It sees a forced win: its five comes in 1 more of its moves along"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&file);
+}
+
+/// One convention for points: the board's labels; `x,y` is read as Gomocup counts it and
+/// echoed in the board's terms; spaces inside a move are fine; off-board points say so.
+#[test]
+fn coordinates_read_one_way_and_say_so() {
+    let out = run("level depth 2\n h 8 \nundo\n7,7\nundo\n-1,3\n3,-1\n15,0\n-1,-1\nhelp\n");
+    assert_eq!(out.matches("wuzi plays").count(), 2, "{out}");
+    assert!(out.contains("7,7 is h8."), "{out}");
+    assert!(out.contains("-1,3 is off the 15x15 board"), "{out}");
+    assert!(out.contains("3,-1 is off the 15x15 board"), "{out}");
+    assert!(out.contains("15,0 is off the 15x15 board"), "{out}");
+    assert!(out.contains("Passing is not allowed"), "{out}");
+    assert!(out.contains("0,0 is a15"), "{out}");
+    assert!(!out.contains("unknown command"), "{out}");
+}
+
+/// Odd input gets a clear answer and the game goes on: bad UTF-8, a very long line (not
+/// echoed back), a file that is not a record (the game kept), time 0.
+#[test]
+fn odd_input_is_answered_and_the_game_kept() {
+    let file = temp("renju-kept.txt");
+    std::fs::write(
+        &file,
+        "Rule: renju\nSize: 15\nResult: *\n\nf8 a15 g8 o15 h10 a1 h9 o1\n",
+    )
+    .unwrap();
+    let long = "x".repeat(3000);
+    let mut input = format!("vary off\nlevel depth 2\nload {file}\n").into_bytes();
+    input.extend_from_slice(b"\xff\xfeh8\n");
+    input.extend_from_slice(format!("{long}\nload /etc/passwd\ntime 0\nboard\n").as_bytes());
+    let out = run_bytes(&input, &[]);
+    assert!(out.contains("not UTF-8 text"), "{out}");
+    assert!(out.contains("3000 characters long"), "{out}");
+    assert!(!out.contains(&"x".repeat(100)), "the long line came back");
+    assert!(
+        out.contains("Cannot load /etc/passwd: not a game record"),
+        "{out}"
+    );
+    assert!(
+        out.contains("time wants a number of seconds above 0"),
+        "{out}"
+    );
+    assert!(!out.contains("between 0 and"), "{out}");
+    // The renju game is still there, its eight stones and its rule.
+    assert_eq!(stones(&last_board(&out)), 8, "{out}");
+    let status = out.lines().rev().find(|l| l.contains("you:")).unwrap();
+    assert!(status.starts_with("renju 15x15, move 9"), "{status}");
+    let _ = std::fs::remove_file(&file);
 }

@@ -24,10 +24,16 @@ pub fn run(_args: Args) -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let err_tty = stderr.is_terminal();
+    // Colour as clap decides it: on a terminal, unless NO_COLOR is set (or CLICOLOR_FORCE
+    // asks for it anywhere). The stream passes the codes on, or strips any that slip by.
+    let choice = anstream::AutoStream::choice(&stdout);
+    let color = choice != anstream::ColorChoice::Never;
+    let mut out = anstream::AutoStream::new(stdout.lock(), choice);
     let mut io = Io {
-        out: &mut stdout.lock(),
+        out: &mut out,
         err: &mut stderr.lock(),
         err_tty,
+        color,
     };
     match prompt.run(&mut stdin.lock(), &mut io) {
         Ok(()) => ExitCode::SUCCESS,
