@@ -80,9 +80,14 @@ pub fn quote(s: &str) -> String {
 
 /// `s` cut after [`MAX_QUOTE`] characters (with `...`), control characters escaped.
 pub fn clip(s: &str) -> String {
+    clip_at(s, MAX_QUOTE)
+}
+
+/// `s` cut after `max` characters (with `...`), control characters escaped.
+pub fn clip_at(s: &str, max: usize) -> String {
     let mut q = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i == MAX_QUOTE {
+        if i == max {
             q.push_str("...");
             break;
         }

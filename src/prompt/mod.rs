@@ -11,10 +11,10 @@ pub mod view;
 
 use crate::engine::{clock_seed, Engine, GameStatus, Level, MoveError};
 use crate::notation::{format_h8, parse_h8};
-use crate::record::{GameRecord, GameResult};
+use crate::record::{Format, GameRecord, GameResult};
 use crate::search::{Info, Limits, Outcome};
 use crate::types::{Color, Pos, Rule};
-use command::{clip, parse, Cmd, HELP, MAX_LINE};
+use command::{clip, clip_at, parse, Cmd, HELP, MAX_LINE};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 use verdict::{ordinal, Verdict};
@@ -498,13 +498,10 @@ impl Prompt {
 
     fn save(&self, file: &str, io: &mut Io) -> io::Result<Result<(), String>> {
         let rec = self.record();
-        let text = if is_psq(file) {
-            match rec.to_psq(&[]) {
-                Ok(t) => t,
-                Err(e) => return Ok(Err(format!("Cannot save: {e}."))),
-            }
-        } else {
-            rec.to_text()
+        let format = Format::from_word(&extension(file)).unwrap_or(Format::Text);
+        let text = match rec.write(format) {
+            Ok(t) => t,
+            Err(e) => return Ok(Err(format!("Cannot save: {e}."))),
         };
         if let Err(e) = std::fs::write(file, text) {
             return Ok(Err(format!("Cannot write {file}: {e}.")));
@@ -518,14 +515,10 @@ impl Prompt {
             Ok(t) => t,
             Err(e) => return Ok(Err(format!("Cannot read {file}: {e}."))),
         };
-        let parsed = if is_psq(file) {
-            GameRecord::from_psq(&text, self.engine.board().rule())
-        } else {
-            GameRecord::parse(&text)
-        };
-        let rec = match parsed {
+        // The format is told by the text, not the name; a .psq names no rule.
+        let (rec, games) = match GameRecord::read_any(&text, self.engine.board().rule()) {
             Ok(r) => r,
-            Err(e) => return Ok(Err(format!("Cannot load {file}: {e}."))),
+            Err(e) => return Ok(Err(format!("Cannot load {file}: {}.", clip_at(&e, 200)))),
         };
         // On a bad move list, put the old game back.
         let b = self.engine.board();
@@ -542,17 +535,30 @@ impl Prompt {
             let _ = self.engine.set_position(&old_moves);
             return Ok(Err(format!("Cannot load {file}: {e}.")));
         }
-        writeln!(io.out, "Loaded {} moves from {file}.", rec.moves.len())?;
-        self.show(io)?;
-        if !self.announce(io)? {
+        let of = if games > 1 {
+            format!(" (the first of its {games} games)")
+        } else {
+            String::new()
+        };
+        writeln!(io.out, "Loaded {} moves from {file}{of}.", rec.moves.len())?;
+        // One board: the engine's reply draws it if the engine is to move.
+        if self.engine.status() != GameStatus::Ongoing
+            || self.engine.board().to_move() == self.human
+        {
+            self.show(io)?;
+            self.announce(io)?;
+        } else {
             self.engine_turn(io)?;
         }
         Ok(Ok(()))
     }
 }
 
-fn is_psq(file: &str) -> bool {
-    file.to_ascii_lowercase().ends_with(".psq")
+/// A file name's extension in lower case (empty if none).
+fn extension(file: &str) -> String {
+    std::path::Path::new(file)
+        .extension()
+        .map_or(String::new(), |e| e.to_string_lossy().to_ascii_lowercase())
 }
 
 fn stone_char(c: Color) -> char {

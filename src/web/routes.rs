@@ -10,6 +10,7 @@ use super::position::parse_rule;
 use super::search::{self, Job};
 use super::session::{Human, Session};
 use super::strength::default_strength;
+use crate::record::Format as RecordFormat;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State as With};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
@@ -178,7 +179,7 @@ async fn settings(
     Ok(Json(s.state()))
 }
 
-/// `?format=text` (default) or `?format=psq`.
+/// `?format=text` (default), `?format=psq` or `?format=sgf`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Format {
@@ -190,22 +191,12 @@ async fn save(
     Path(id): Path<String>,
     Params(q): Params<Format>,
 ) -> Result<Response, ApiError> {
-    let psq = match q.format.as_deref().unwrap_or("text") {
-        "text" | "txt" => false,
-        "psq" => true,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "format wants text or psq, not '{other}'"
-            )))
-        }
-    };
-    let text = lock(&games.get(&id)?).record(psq)?;
-    let name = if psq {
-        "wuzi-game.psq"
-    } else {
-        "wuzi-game.txt"
-    };
-    let disposition = format!("attachment; filename=\"{name}\"");
+    let word = q.format.as_deref().unwrap_or("text");
+    let format = RecordFormat::from_word(word).ok_or_else(|| {
+        ApiError::bad_request(format!("format wants text, psq or sgf, not '{word}'"))
+    })?;
+    let text = lock(&games.get(&id)?).record(format)?;
+    let disposition = format!("attachment; filename=\"wuzi-game.{}\"", format.extension());
     Ok((
         [
             (

@@ -8,7 +8,7 @@ use super::position::{format_moves, parse_moves, parse_rule};
 use super::strength::{check, Checked};
 use crate::engine::{clock_seed, Engine, GameStatus, MoveError};
 use crate::notation::{format_h8, parse_any};
-use crate::record::{GameRecord, GameResult};
+use crate::record::{Format, GameRecord, GameResult};
 use crate::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -291,8 +291,8 @@ impl Session {
         Ok(())
     }
 
-    /// The game as a record: wuzi's text format, or `.psq` if `psq`.
-    pub fn record(&self, psq: bool) -> Result<String, ApiError> {
+    /// The game as a record in `format`.
+    pub fn record(&self, format: Format) -> Result<String, ApiError> {
         let mut rec = GameRecord::new(self.rule, self.size);
         rec.moves = self.moves.clone();
         rec.result = match self.state.winner.as_deref() {
@@ -307,26 +307,19 @@ impl Session {
             Human::Plays(Color::White) => (wuzi, you),
             Human::Both => (you.clone(), you),
         };
-        if psq {
-            rec.to_psq(&[]).map_err(ApiError::unprocessable)
-        } else {
-            Ok(rec.to_text())
-        }
+        rec.write(format).map_err(ApiError::unprocessable)
     }
 
-    /// Loads a record (the size and rule are the record's; a `.psq` takes `rule`, or the
-    /// game's rule). On error the game is unchanged.
+    /// Loads a record in any format wuzi reads (the size and rule are the record's; a
+    /// `.psq` takes `rule`, or the game's rule; of an SGF collection, the first game). On
+    /// error the game is unchanged.
     pub fn load_record(&mut self, text: &str, rule: Option<&str>) -> Result<(), ApiError> {
         let psq_rule = match rule {
             Some(r) => parse_rule(r).map_err(ApiError::bad_request)?,
             None => self.rule,
         };
-        let rec = if text.trim_start().starts_with("Piskvorky") {
-            GameRecord::from_psq(text, psq_rule)
-        } else {
-            GameRecord::parse(text)
-        }
-        .map_err(|e| ApiError::unprocessable(format!("not a game record: {e}")))?;
+        let (rec, _) = GameRecord::read_any(text, psq_rule)
+            .map_err(|e| ApiError::unprocessable(format!("cannot read the record: {e}")))?;
         self.engine()?;
         let mut fresh = Session::new(
             self.id.clone(),

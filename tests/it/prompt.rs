@@ -343,3 +343,53 @@ fn odd_input_is_answered_and_the_game_kept() {
     assert!(status.starts_with("renju 15x15, move 9"), "{status}");
     let _ = std::fs::remove_file(&file);
 }
+
+/// A match file as c-gomoku-cli writes it (`-sgf FILE`: games appended, `GM[4]`, the rule
+/// as a Gomocup number, points as two letters from the top left, comments on each move).
+const CLI_SGF: &str = "(;FF[4]GM[4]GN[1]EV[wuzi-a x wuzi-b]DT[2026.11.26 21:14:03]RO[1.1]RU[4]SZ[15]PB[wuzi-a]PW[wuzi-b]RE[W+1]TE[White win by five connection]\n;B[hh]C[opening move];W[ig]C[opening move];B[jf]C[opening move]\n;W[ge]C[212ms];B[ii]C[180ms])\n\n(;FF[4]GM[4]GN[2]EV[wuzi-b x wuzi-a]DT[2026.11.26 21:15:10]RO[1.2]RU[4]SZ[15]PB[wuzi-b]PW[wuzi-a]RE[B+1]TE[Black win by five connection]\n;B[hh]C[opening move];W[ig]C[opening move];B[jf]C[opening move])\n\n";
+
+/// SGF: the prompt loads the games c-gomoku-cli saves (the first of a file's games, with
+/// its rule), saves `.sgf` and loads it back; an SGF it cannot read is refused with the
+/// reason and the game is kept.
+#[test]
+fn sgf_records_load_and_save() {
+    let cli = temp("match.sgf");
+    std::fs::write(&cli, CLI_SGF).unwrap();
+    let saved = temp("saved.sgf");
+    let bad = temp("go.sgf");
+    std::fs::write(&bad, "(;FF[4]GM[1]SZ[19];B[dd];W[pp])").unwrap();
+    // The loaded game has five moves, white to move: the engine (white) replies.
+    let out = run(&format!(
+        "level depth 2\nload {cli}\nsave {saved}\nload {bad}\nboard\nnew\nload {saved}\nboard\n"
+    ));
+    assert!(
+        out.contains(&format!(
+            "Loaded 5 moves from {cli} (the first of its 2 games)."
+        )),
+        "{out}"
+    );
+    assert!(out.contains("renju 15x15, move 7"), "{out}");
+    assert!(out.contains(&format!("Saved 6 moves to {saved}")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Cannot load {bad}: not a gomoku record: GM[1] is Go (gomoku is GM[4])."
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Loaded 6 moves from {saved}.")),
+        "{out}"
+    );
+    assert_eq!(stones(&last_board(&out)), 6);
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.starts_with("(;FF[4]GM[4]") && text.contains("SZ[15]RU[4]"),
+        "{text}"
+    );
+    assert!(text.contains(";B[hh];W[ig];B[jf];W[ge];B[ii];W["), "{text}");
+    let recs = wuzi::record::sgf::read(&text, wuzi::Rule::Freestyle).unwrap();
+    assert_eq!(recs[0].moves.len(), 6);
+    for f in [cli, saved, bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}

@@ -304,6 +304,19 @@ fn positions_go_in_and_out() {
         (s["rule"].as_str(), s["position"].as_str()),
         (Some("renju"), Some("h8i9"))
     );
+    // SGF, saved and loaded back.
+    let sgf = api.get(&format!("/api/games/{id}/record?format=sgf")).1;
+    let sgf = sgf.as_str().unwrap().to_string();
+    assert!(
+        sgf.starts_with("(;FF[4]GM[4]") && sgf.contains(";B[hh];W[ig])"),
+        "{sgf}"
+    );
+    let (status, s) = api.post(&format!("/api/games/{oid}/record"), json!({"text": sgf}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["rule"].as_str(), s["position"].as_str()),
+        (Some("freestyle"), Some("h8i9"))
+    );
     let (status, e) = api.post(
         &format!("/api/games/{oid}/record"),
         json!({"text": "Size: 15\nh8 h8\n"}),

@@ -1,5 +1,5 @@
-//! Game records: wuzi's own text format and export to (and import from) Piskvork's `.psq`.
-//! Pure text in, text out: reading and writing files is the front end's job.
+//! Game records: wuzi's own text format, Piskvork's `.psq` and SGF ([`sgf`]). Pure text
+//! in, text out: reading and writing files is the front end's job.
 //!
 //! The text format is a few `Key: value` header lines, then the moves in `h8` notation
 //! (black first, `pass` for a skipped turn), separated by whitespace, any number per line:
@@ -19,9 +19,44 @@
 //! `Result` is `1-0` (black won), `0-1` (white won), `1/2-1/2` (draw) or `*` (unfinished).
 //! Lines starting with `#` are comments.
 
+pub mod sgf;
+
 use crate::engine::GameStatus;
 use crate::notation::{format_h8, parse_h8};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+
+/// The formats wuzi writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// wuzi's text record.
+    Text,
+    /// Piskvork's `.psq` (no passes, no rule).
+    Psq,
+    /// SGF, `FF[4]GM[4]`.
+    Sgf,
+}
+
+impl Format {
+    /// The format of a file extension or format word: `txt` or `text`, `psq`, `sgf` (any
+    /// case).
+    pub fn from_word(s: &str) -> Option<Format> {
+        match s.to_ascii_lowercase().as_str() {
+            "txt" | "text" => Some(Format::Text),
+            "psq" => Some(Format::Psq),
+            "sgf" => Some(Format::Sgf),
+            _ => None,
+        }
+    }
+
+    /// The file extension of the format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Psq => "psq",
+            Format::Sgf => "sgf",
+        }
+    }
+}
 
 /// How a recorded game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -99,6 +134,37 @@ impl GameRecord {
             result: GameResult::Unfinished,
             moves: Vec::new(),
         }
+    }
+
+    /// Reads a record in any format wuzi knows, told apart by how the text begins: SGF
+    /// (`(`), Piskvork's `.psq` (`Piskvorky`), else wuzi's text. Of an SGF collection the
+    /// first game is read; the number of games in the text comes back with it. `rule` is
+    /// the rule of a record that names none (a `.psq` never does).
+    pub fn read_any(text: &str, rule: Rule) -> Result<(GameRecord, usize), String> {
+        let start = text.trim_start_matches('\u{feff}').trim_start();
+        if start.starts_with('(') {
+            let mut games = sgf::read(start, rule).map_err(|e| e.to_string())?;
+            let n = games.len();
+            return Ok((games.swap_remove(0), n));
+        }
+        if start.starts_with("Piskvorky") {
+            return GameRecord::from_psq(start, rule).map(|r| (r, 1));
+        }
+        GameRecord::parse(text).map(|r| (r, 1))
+    }
+
+    /// The record in `format`. Errors only for a `.psq` of a game with a pass.
+    pub fn write(&self, format: Format) -> Result<String, String> {
+        match format {
+            Format::Text => Ok(self.to_text()),
+            Format::Psq => self.to_psq(&[]),
+            Format::Sgf => Ok(self.to_sgf()),
+        }
+    }
+
+    /// The record as SGF (`FF[4]GM[4]`), as [`sgf::write`] writes it.
+    pub fn to_sgf(&self) -> String {
+        sgf::write(self)
     }
 
     /// The record in wuzi's text format.
@@ -184,7 +250,7 @@ impl GameRecord {
         Ok(true)
     }
 
-    fn check_moves(&self) -> Result<(), String> {
+    pub(crate) fn check_moves(&self) -> Result<(), String> {
         let mut seen = vec![false; crate::types::CELLS];
         for (i, &p) in self.moves.iter().enumerate() {
             if p.is_none() {
@@ -268,7 +334,7 @@ fn psq_size(head: &str) -> Result<usize, String> {
 }
 
 /// Names go on one header line: newlines would break the format.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
 }
 
