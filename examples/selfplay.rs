@@ -1,13 +1,16 @@
-//! In-process A/B match between two engine configurations over the Piskvork openings,
-//! both colours per opening. Usage:
+//! In-process A/B match between two engine configurations, both colours per opening.
+//! Usage:
 //! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]` (`nN` instead of a time: N
-//! nodes a move), flags: the search parameters as `key=value` (`leaf=N root=N ...`, the keys
-//! of `search::Params`), `threads=N`, `soft=PERCENT`, `net=FILE` (the learned evaluation
-//! from a net file instead of the classical one). Needs the feature `tuning`:
+//! nodes a move). Flags of either side: the search parameters as `key=value` (`leaf=N
+//! root=N ...`, the keys of `search::Params`), `threads=N`, `soft=PERCENT`, `net=FILE` (the
+//! learned evaluation from a net file instead of the classical one). Match options, from
+//! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`; default the
+//! 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
+//! 0.05 decides; N_OPENINGS is then the most it plays). Needs the feature `tuning`:
 //! `cargo run --release --features tuning --example selfplay -- ...`.
 use std::time::Duration;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
-use wuzi::suite::load_suite;
+use wuzi::suite::{load_suite, SuiteRow};
 use wuzi::{Color, Limits, Rule};
 
 fn config(flags: &[String]) -> Config {
@@ -45,6 +48,87 @@ fn limits(flags: &[String], ms: u64, nodes: Option<u64>) -> Limits {
     }
 }
 
+/// Points of A (1, 0.5 or 0) in one game from `row`.
+fn play(row: &SuiteRow, a_is_black: bool, flags: [&[String]; 2], lim: [&Limits; 2]) -> f64 {
+    let mut a = Engine::with_config(15, Rule::Freestyle, config(flags[0])).unwrap();
+    let mut b = Engine::with_config(15, Rule::Freestyle, config(flags[1])).unwrap();
+    a.set_position(&row.moves).unwrap();
+    b.set_position(&row.moves).unwrap();
+    let status = loop {
+        let to_move = a.board().to_move();
+        let a_turn = (to_move == Color::Black) == a_is_black;
+        let (e, lim) = if a_turn {
+            (&mut a, lim[0])
+        } else {
+            (&mut b, lim[1])
+        };
+        let o = e.think(Level::Full, lim, &mut |_| {});
+        if o.best.is_none() {
+            break GameStatus::Draw;
+        }
+        let s1 = a.play(o.best).expect("legal");
+        b.play(o.best).expect("legal");
+        if s1 != GameStatus::Ongoing {
+            break s1;
+        }
+    };
+    let a_color = if a_is_black {
+        Color::Black
+    } else {
+        Color::White
+    };
+    match status {
+        GameStatus::Five { winner } | GameStatus::Forbidden { winner } => {
+            if winner == a_color {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        _ => 0.5,
+    }
+}
+
+/// The expected score of an Elo difference.
+fn expected(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The log-likelihood ratio of "A is `elo1` better" against "`elo0`" from the counts of
+/// game pairs (one opening, both colours) by A's points in the pair (0, 0.5, ... 2): the
+/// normal approximation of the generalised SPRT, as tournament testers compute it.
+fn llr(pairs: &[u32; 5], elo0: f64, elo1: f64) -> f64 {
+    let n: f64 = pairs.iter().map(|&c| c as f64).sum();
+    if n == 0.0 {
+        return 0.0;
+    }
+    let x = |i: usize| i as f64 / 4.0; // a pair's score as a fraction
+    let mean: f64 = (0..5).map(|i| pairs[i] as f64 * x(i)).sum::<f64>() / n;
+    let var: f64 = (0..5)
+        .map(|i| pairs[i] as f64 * (x(i) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    if var <= 0.0 {
+        return 0.0;
+    }
+    let (s0, s1) = (expected(elo0), expected(elo1));
+    (s1 - s0) * (2.0 * mean - s0 - s1) * n / (2.0 * var)
+}
+
+/// Elo of a score, and the half-width of its 95% interval from the pairs' variance.
+fn elo_interval(pairs: &[u32; 5]) -> (f64, f64, f64) {
+    let n: f64 = pairs.iter().map(|&c| c as f64).sum();
+    let x = |i: usize| i as f64 / 4.0;
+    let mean: f64 = (0..5).map(|i| pairs[i] as f64 * x(i)).sum::<f64>() / n;
+    let var: f64 = (0..5)
+        .map(|i| pairs[i] as f64 * (x(i) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+    (elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // `MS` per move, or `nN` for N nodes per move (independent of machine load).
@@ -56,63 +140,64 @@ fn main() {
     let sep = args.iter().position(|a| a == "--").unwrap_or(args.len());
     let a_flags = args[2.min(sep)..sep].to_vec();
     let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
-    let rows = load_suite(std::path::Path::new(
-        "tests/data/openings/freestyle15_piskvork_openings.tsv",
-    ))
-    .unwrap();
+    let openings = std::env::var("OPENINGS")
+        .unwrap_or_else(|_| "tests/data/openings/freestyle15_piskvork_openings.tsv".into());
+    let rows = load_suite(std::path::Path::new(&openings)).unwrap();
+    let sprt: Option<(f64, f64)> = std::env::var("SPRT").ok().map(|s| {
+        let (a, b) = s.split_once(',').expect("SPRT=ELO0,ELO1");
+        (a.parse().expect("elo0"), b.parse().expect("elo1"))
+    });
+    // alpha = beta = 0.05.
+    let (lower, upper) = ((0.05f64 / 0.95).ln(), (0.95f64 / 0.05).ln());
     let (lim_a, lim_b) = (limits(&a_flags, ms, nodes), limits(&b_flags, ms, nodes));
-    let (mut a_pts, mut games) = (0.0, 0);
+    let (mut wdl, mut pairs) = ([0u32; 3], [0u32; 5]);
     for row in rows.iter().take(n) {
+        let mut pair = 0.0;
         for a_is_black in [true, false] {
-            let mut a = Engine::with_config(15, Rule::Freestyle, config(&a_flags)).unwrap();
-            let mut b = Engine::with_config(15, Rule::Freestyle, config(&b_flags)).unwrap();
-            a.set_position(&row.moves).unwrap();
-            b.set_position(&row.moves).unwrap();
-            let status = loop {
-                let to_move = a.board().to_move();
-                let a_turn = (to_move == Color::Black) == a_is_black;
-                let (e, lim) = if a_turn {
-                    (&mut a, &lim_a)
-                } else {
-                    (&mut b, &lim_b)
-                };
-                let o = e.think(Level::Full, lim, &mut |_| {});
-                if o.best.is_none() {
-                    break GameStatus::Draw;
-                }
-                let s1 = a.play(o.best).expect("legal");
-                b.play(o.best).expect("legal");
-                if s1 != GameStatus::Ongoing {
-                    break s1;
-                }
-            };
-            let a_color = if a_is_black {
-                Color::Black
+            let pts = play(row, a_is_black, [&a_flags, &b_flags], [&lim_a, &lim_b]);
+            wdl[if pts == 1.0 {
+                0
+            } else if pts == 0.0 {
+                2
             } else {
-                Color::White
-            };
-            let pts = match status {
-                GameStatus::Five { winner } | GameStatus::Forbidden { winner } => {
-                    if winner == a_color {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                }
-                _ => 0.5,
-            };
-            a_pts += pts;
-            games += 1;
+                1
+            }] += 1;
+            pair += pts;
             eprintln!(
-                "{} A as {}: {pts} ({} moves) running {a_pts}/{games}",
+                "{} A as {}: {pts}  W-L-D {}-{}-{}",
                 row.id,
-                a_color,
-                a.board().ply()
+                if a_is_black { "black" } else { "white" },
+                wdl[0],
+                wdl[2],
+                wdl[1]
             );
         }
+        pairs[(pair * 2.0) as usize] += 1;
+        if let Some((e0, e1)) = sprt {
+            let l = llr(&pairs, e0, e1);
+            eprintln!("  pairs {pairs:?}  LLR {l:.2} ({lower:.2}, {upper:.2})");
+            if l >= upper || l <= lower {
+                println!(
+                    "SPRT [{e0}, {e1}]: {}",
+                    if l >= upper {
+                        "H1 accepted"
+                    } else {
+                        "H0 accepted"
+                    }
+                );
+                break;
+            }
+        }
     }
+    let games = wdl.iter().sum::<u32>();
+    let score = (wdl[0] as f64 + wdl[1] as f64 / 2.0) / games as f64;
+    let (elo, lo, hi) = elo_interval(&pairs);
     println!(
-        "A {a_flags:?} vs B {b_flags:?}: {a_pts}/{games} = {:.1}%",
-        100.0 * a_pts / games as f64
+        "A {a_flags:?} vs B {b_flags:?} on {openings}: W-L-D {}-{}-{} of {games} = {:.1}%, \
+         Elo {elo:+.0} [{lo:+.0}, {hi:+.0}] (95%, pairs {pairs:?})",
+        wdl[0],
+        wdl[2],
+        wdl[1],
+        100.0 * score
     );
 }

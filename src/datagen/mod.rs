@@ -11,6 +11,7 @@
 
 pub mod features;
 pub mod format;
+pub mod opening;
 pub mod selfplay;
 
 use crate::engine::{Config, Engine};

@@ -190,3 +190,59 @@ fn the_brain_takes_a_net_file_or_refuses_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a wuzi net file"));
 }
+
+#[test]
+fn openings_writes_a_suite_and_the_runners_offset_form() {
+    let dir = std::env::temp_dir().join(format!("wuzi-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (suite, offsets) = (dir.join("o.tsv"), dir.join("o.txt"));
+    let args = [
+        "openings",
+        "--count",
+        "4",
+        "--nodes",
+        "1000",
+        "--seed",
+        "9",
+        "--out",
+        suite.to_str().unwrap(),
+        "--offsets",
+        offsets.to_str().unwrap(),
+    ];
+    let out = run(WUZI, &args, "");
+    assert!(out.status.success(), "{out:?}");
+    let rows = wuzi::suite::load_suite(&suite).unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(&offsets)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!((rows.len(), lines.len()), (4, 4));
+    for (row, line) in rows.iter().zip(&lines) {
+        assert_eq!(row.task, "opening");
+        row.board().unwrap();
+        // Each offset pair is the move less the centre (7, 7).
+        let pairs: Vec<(i64, i64)> = line
+            .split(", ")
+            .map(|xy| {
+                let (x, y) = xy.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let moves: Vec<(i64, i64)> = row
+            .moves
+            .iter()
+            .map(|p| (p.x() as i64, p.y() as i64))
+            .collect();
+        let shifted: Vec<(i64, i64)> = pairs.iter().map(|(x, y)| (x + 7, y + 7)).collect();
+        assert_eq!(moves, shifted);
+    }
+    // The same arguments, the same openings.
+    let again = run(WUZI, &args, "");
+    assert!(again.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&offsets).unwrap(),
+        lines.join("\n") + "\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

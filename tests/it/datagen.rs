@@ -75,7 +75,7 @@ fn check_run(size: usize, games: usize, nodes: u64) {
             assert_eq!(games.len(), 1);
             for game in &games {
                 assert_eq!((game.size, game.rule), (size, rule));
-                assert!(game.opening >= wuzi::datagen::selfplay::MIN_OPENING);
+                assert!(game.opening >= wuzi::datagen::opening::MIN_OPENING);
                 check_game(game);
                 positions += game.plies.len() - game.opening;
             }

@@ -1,6 +1,7 @@
 //! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
 //! `solve` runs the threat-space solver; `serve` the board in a browser; `datagen` makes
-//! self-play training data and `features` the trainer's input from it. Each subcommand
+//! self-play training data and `features` the trainer's input from it; `openings` makes
+//! balanced openings for matches. Each subcommand
 //! lives in its own file beside this one, as an `Args` struct (its flags) and a `run`
 //! function (its work).
 //!
@@ -10,6 +11,7 @@
 
 mod datagen;
 mod features;
+mod openings;
 mod play;
 mod serve;
 mod solve;
@@ -35,6 +37,7 @@ enum Command {
     Serve(serve::Args),
     Datagen(datagen::Args),
     Features(features::Args),
+    Openings(openings::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,5 +48,6 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Datagen(args) => datagen::run(args),
         Command::Features(args) => features::run(args),
+        Command::Openings(args) => openings::run(args),
     }
 }

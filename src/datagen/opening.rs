@@ -1,0 +1,172 @@
+//! Random balanced openings: a few random stones near the centre that a short search judges
+//! close to even. The self-play games start from them ([`super::selfplay`]), and `wuzi
+//! openings` writes sets of them for matches (stricter: a longer search, a smaller margin).
+
+use crate::engine::{Engine, Level};
+use crate::movegen::{generate, GenKind, MoveList};
+use crate::search::Limits;
+use crate::types::{Pos, Rule};
+use rand_xoshiro::rand_core::RngCore;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Fewest random opening stones. Two random stones near the centre are nearly always
+/// balanced; fewer would repeat openings.
+pub const MIN_OPENING: usize = 2;
+/// Most random opening stones: beyond about six random stones one side is usually ahead.
+pub const MAX_OPENING: usize = 6;
+/// Nodes of the search that judges a self-play opening (or the per-move budget, if smaller).
+pub const BALANCE_NODES: u64 = 4_000;
+/// A self-play opening is kept when that search scores it within this margin of even (the
+/// value of about an open two; an open three is several times more).
+pub const BALANCE_MARGIN: i32 = 120;
+/// Openings drawn before the last one is kept whatever its score.
+pub const OPENING_TRIES: usize = 40;
+/// The first random stone lies within this distance of the centre.
+pub const OPENING_CENTRE: usize = 3;
+
+/// Draws random openings until a short search judges one balanced (or the tries run out),
+/// and leaves it on `engine`'s board. Returns its moves. The self-play games' openings.
+pub fn balanced_opening(
+    size: usize,
+    rule: Rule,
+    nodes: u64,
+    engine: &mut Engine,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Pos> {
+    let mut moves = Vec::new();
+    for _ in 0..OPENING_TRIES {
+        moves = random_opening(size, rule, rng);
+        if judge(engine, size, rule, &moves, BALANCE_NODES.min(nodes))
+            .is_some_and(|score| score.abs() <= BALANCE_MARGIN)
+        {
+            break;
+        }
+    }
+    engine.clear_hash();
+    moves
+}
+
+/// The score of a search of `nodes` nodes from the position after `moves` (for the side to
+/// move), which stays on `engine`'s board; `None` when the moves are not a legal game.
+pub fn judge(
+    engine: &mut Engine,
+    size: usize,
+    rule: Rule,
+    moves: &[Pos],
+    nodes: u64,
+) -> Option<i32> {
+    engine.new_game(size, rule).expect("the size was checked");
+    engine.set_position(moves).ok()?;
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    Some(engine.think(Level::Full, &limits, &mut |_| {}).score)
+}
+
+/// A random opening: a first stone near the centre, then stones on random candidate points
+/// (near the stones already placed), never a five or a forbidden point.
+pub fn random_opening(size: usize, rule: Rule, rng: &mut Xoshiro256PlusPlus) -> Vec<Pos> {
+    let n = MIN_OPENING + (rng.next_u64() % (MAX_OPENING - MIN_OPENING + 1) as u64) as usize;
+    let mut board = crate::Board::new(size, rule);
+    let c = size / 2;
+    let span = (2 * OPENING_CENTRE + 1) as u64;
+    let mut pick = |range: u64| (rng.next_u64() % range) as usize;
+    let first = Pos::new(
+        (c + pick(span)).saturating_sub(OPENING_CENTRE),
+        (c + pick(span)).saturating_sub(OPENING_CENTRE),
+    );
+    board.make(first);
+    let mut moves = vec![first];
+    let mut list = MoveList::new();
+    while moves.len() < n {
+        generate(&mut board, GenKind::Candidates, &mut list);
+        let safe: Vec<Pos> = list
+            .iter()
+            .filter(|&p| !board.makes_five(p, board.to_move()))
+            .collect();
+        if safe.is_empty() {
+            break;
+        }
+        let p = safe[pick(safe.len() as u64)];
+        board.make(p);
+        moves.push(p);
+    }
+    moves
+}
+
+/// A set of distinct balanced openings for matches: random openings whose search of
+/// `nodes` nodes scores within `margin` of even, until `count` are found. Two openings with
+/// the same stones (in any order) count once. `progress` is told each one found.
+pub fn balanced_set(
+    size: usize,
+    rule: Rule,
+    count: usize,
+    nodes: u64,
+    margin: i32,
+    rng: &mut Xoshiro256PlusPlus,
+    progress: &mut dyn FnMut(&[Pos], i32),
+) -> Vec<Vec<Pos>> {
+    let mut engine = Engine::new(size, rule).expect("the size was checked");
+    let mut found: Vec<Vec<Pos>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while found.len() < count {
+        let moves = random_opening(size, rule, rng);
+        // Black's stones and white's, each sorted: the same position whatever the order.
+        let mut key: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
+        for (i, &p) in moves.iter().enumerate() {
+            key[i % 2].push(p);
+        }
+        key.iter_mut().for_each(|k| k.sort());
+        if seen.contains(&key) {
+            continue;
+        }
+        let Some(score) = judge(&mut engine, size, rule, &moves, nodes) else {
+            continue;
+        };
+        engine.clear_hash();
+        if score.abs() <= margin {
+            seen.insert(key);
+            progress(&moves, score);
+            found.push(moves);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::SeedableRng;
+
+    #[test]
+    fn openings_are_legal_and_near_the_centre() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        for _ in 0..50 {
+            let moves = random_opening(15, Rule::Renju, &mut rng);
+            assert!((MIN_OPENING..=MAX_OPENING).contains(&moves.len()));
+            assert!(moves[0].x().abs_diff(7) <= OPENING_CENTRE);
+            assert!(moves[0].y().abs_diff(7) <= OPENING_CENTRE);
+            let mut engine = Engine::new(15, Rule::Renju).expect("15x15");
+            assert_eq!(engine.set_position(&moves), Ok(()), "{moves:?}");
+        }
+    }
+
+    #[test]
+    fn a_balanced_set_is_distinct_and_within_its_margin() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut scores = Vec::new();
+        let set = balanced_set(15, Rule::Freestyle, 6, 2_000, 80, &mut rng, &mut |_, s| {
+            scores.push(s)
+        });
+        assert_eq!(set.len(), 6);
+        assert!(scores.iter().all(|s| s.abs() <= 80), "{scores:?}");
+        let mut engine = Engine::new(15, Rule::Freestyle).expect("15x15");
+        for (i, a) in set.iter().enumerate() {
+            assert_eq!(engine.set_position(a), Ok(()));
+            for b in &set[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+}
