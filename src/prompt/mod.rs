@@ -6,6 +6,7 @@
 //! only when `err` is a terminal).
 
 pub mod command;
+pub mod input;
 pub mod verdict;
 pub mod view;
 
@@ -15,7 +16,10 @@ use crate::record::{Format, GameRecord, GameResult};
 use crate::search::{Info, Limits, Outcome};
 use crate::types::{Color, Pos, Rule};
 use command::{clip, clip_at, parse, Cmd, HELP, MAX_LINE};
-use std::io::{self, BufRead, Write};
+use input::{Input, Read};
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use verdict::{ordinal, Verdict};
 
@@ -40,6 +44,34 @@ pub struct Prompt {
     human: Color,
     level: Level,
     seconds: f64,
+    interrupt: Interrupt,
+}
+
+/// What a Ctrl-C handler shares with the prompt: the first Ctrl-C during a think stops it
+/// (the engine plays its best move so far), a second one quits; at the prompt, Ctrl-C
+/// twice in a row quits. Typing a line starts the count again.
+#[derive(Clone)]
+pub struct Interrupt {
+    /// The engine's stop flag.
+    stop: Arc<AtomicBool>,
+    /// Is the engine thinking?
+    thinking: Arc<AtomicBool>,
+    /// Ctrl-C presses since the player's last line.
+    presses: Arc<AtomicU32>,
+}
+
+impl Interrupt {
+    /// A Ctrl-C (SIGINT) from outside the prompt's own reading: stops a think the first
+    /// time. Returns whether the program should quit instead.
+    pub fn press(&self) -> bool {
+        let n = self.presses.fetch_add(1, Ordering::SeqCst) + 1;
+        if n == 1 && self.thinking.load(Ordering::SeqCst) {
+            self.stop.store(true, Ordering::SeqCst);
+            false
+        } else {
+            true
+        }
+    }
 }
 
 /// The prompt's `vary` margin at start: a small one, so that a line that beat the engine once
@@ -55,31 +87,49 @@ impl Prompt {
         engine.set_hash_mb(64);
         engine.set_seed(clock_seed());
         engine.set_random_margin(Some(DEFAULT_VARY));
+        let interrupt = Interrupt {
+            stop: engine.stop_flag(),
+            thinking: Arc::new(AtomicBool::new(false)),
+            presses: Arc::new(AtomicU32::new(0)),
+        };
         Ok(Prompt {
             engine,
             human: Color::Black,
             level: Level::Full,
             seconds: 1.0,
+            interrupt,
         })
     }
 
-    /// Runs until `quit` or the end of `input`.
-    pub fn run(&mut self, input: &mut dyn BufRead, io: &mut Io) -> io::Result<()> {
+    /// The handle a Ctrl-C handler calls ([`Interrupt::press`]).
+    pub fn interrupt(&self) -> Interrupt {
+        self.interrupt.clone()
+    }
+
+    /// Runs until `quit`, the end of `input`, or Ctrl-C twice.
+    pub fn run(&mut self, input: &mut dyn Input, io: &mut Io) -> io::Result<()> {
         writeln!(
             io.out,
             "wuzi {}: you play black (X). Type help for commands.",
             env!("CARGO_PKG_VERSION")
         )?;
         self.show(io)?;
-        let mut bytes = Vec::new();
         loop {
-            write!(io.out, "{}> ", self.turn_text())?;
-            io.out.flush()?;
-            bytes.clear();
-            if input.read_until(b'\n', &mut bytes)? == 0 {
-                writeln!(io.out)?;
-                return Ok(());
-            }
+            let prompt = format!("{}> ", self.turn_text());
+            let bytes = match input.read(&prompt, io.out)? {
+                Read::Line(bytes) => {
+                    self.interrupt.presses.store(0, Ordering::SeqCst);
+                    bytes
+                }
+                Read::End => return Ok(()),
+                Read::Interrupted => {
+                    if self.interrupt.presses.fetch_add(1, Ordering::SeqCst) >= 1 {
+                        return Ok(());
+                    }
+                    writeln!(io.out, "(Ctrl-C again, or quit, to leave.)")?;
+                    continue;
+                }
+            };
             let line = match std::str::from_utf8(&bytes) {
                 Ok(l) => l,
                 Err(_) => {
@@ -335,11 +385,19 @@ impl Prompt {
                 writeln!(err, "{line}")
             };
         };
+        let thinking = self.interrupt.thinking.clone();
+        thinking.store(true, Ordering::SeqCst);
         let out = self.engine.think(self.level, &limits, &mut report);
+        thinking.store(false, Ordering::SeqCst);
         if tty {
             let _ = write!(io.err, "\r\x1b[K");
         }
         Ok(out)
+    }
+
+    /// Was the last think stopped by Ctrl-C?
+    fn stopped(&self) -> bool {
+        self.interrupt.presses.load(Ordering::SeqCst) > 0
     }
 
     /// If it is the engine's move, makes it.
@@ -362,6 +420,12 @@ impl Prompt {
             text += &self.judgement(&out, mover);
         }
         writeln!(io.out, "{text}.")?;
+        if self.stopped() {
+            writeln!(
+                io.out,
+                "(You stopped the search with Ctrl-C: that was its best move so far. Ctrl-C again quits.)"
+            )?;
+        }
         self.announce(io)?;
         Ok(())
     }
@@ -468,6 +532,12 @@ impl Prompt {
             }
         };
         writeln!(io.out, "{text}")?;
+        if self.stopped() {
+            writeln!(
+                io.out,
+                "(You stopped the search with Ctrl-C: that was its best move so far.)"
+            )?;
+        }
         Ok(Ok(()))
     }
 

@@ -22,5 +22,6 @@ mod protocol_lines;
 mod rules;
 mod simd;
 mod table_props;
+mod terminal;
 mod threats;
 mod web;

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use wuzi::prompt::input::{Editor, Input, Plain};
 use wuzi::prompt::{Io, Prompt};
 
 /// Play against the engine at a terminal prompt or through a pipe (the default).
@@ -35,7 +36,25 @@ pub fn run(_args: Args) -> ExitCode {
         err_tty,
         color,
     };
-    match prompt.run(&mut stdin.lock(), &mut io) {
+    // Ctrl-C during a think stops it (the engine plays its best move so far); a second
+    // one quits. At the editor's prompt Ctrl-C is a key, which the prompt reads itself.
+    let interrupt = prompt.interrupt();
+    if let Err(e) = ctrlc::set_handler(move || {
+        if interrupt.press() {
+            std::process::exit(130);
+        }
+    }) {
+        eprintln!("wuzi: Ctrl-C will quit at once: {e}");
+    }
+    // A line editor with history on a terminal; a pipe is read as it comes.
+    let editor = (stdin.is_terminal() && std::io::stdout().is_terminal())
+        .then(Editor::new)
+        .and_then(Result::ok);
+    let mut input: Box<dyn Input> = match editor {
+        Some(e) => Box::new(e),
+        None => Box::new(Plain(stdin.lock())),
+    };
+    match prompt.run(input.as_mut(), &mut io) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe on the other side is a normal way to leave.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
