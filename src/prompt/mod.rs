@@ -662,7 +662,7 @@ fn pv_text(pv: &[Pos], size: usize) -> String {
         .map(|&p| format_h8(p, size))
         .collect();
     if pv.len() > PV_SHOWN {
-        words.push("...".into());
+        words.push(format!("(+{} more)", pv.len() - PV_SHOWN));
     }
     words.join(" ")
 }
