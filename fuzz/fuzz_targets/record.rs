@@ -11,11 +11,14 @@
 //!   same record;
 //! - across formats: a text record without passes written as `.psq` reads back with the
 //!   same size and moves (names and result are not all representable there), and one with a
-//!   pass is refused by `to_psq`.
+//!   pass is refused by `to_psq`;
+//! - SGF: `record::sgf::read` does not panic, every game it reads is valid, and each writes
+//!   (`to_sgf`) and reads back to the same record; a text record written as SGF reads back
+//!   to itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wuzi::record::GameRecord;
+use wuzi::record::{sgf, GameRecord};
 use wuzi::types::{Rule, MAX_SIZE, MIN_SIZE};
 
 fn check_valid(r: &GameRecord, passes: bool) {
@@ -59,6 +62,20 @@ fuzz_target!(|data: &[u8]| {
                 );
             }
             Err(_) => assert!(has_pass, "{rec:?} refused by to_psq"),
+        }
+        let written = rec.to_sgf();
+        let back = sgf::read(&written, rule)
+            .unwrap_or_else(|e| panic!("{rec:?} wrote\n{written}\nwhich does not read: {e}"));
+        assert_eq!(back, vec![rec], "text record through SGF:\n{written}");
+    }
+
+    if let Ok(games) = sgf::read(&text, rule) {
+        for rec in games {
+            check_valid(&rec, true);
+            let written = rec.to_sgf();
+            let back = sgf::read(&written, rule)
+                .unwrap_or_else(|e| panic!("{rec:?} wrote\n{written}\nwhich does not read: {e}"));
+            assert_eq!(back, vec![rec], "SGF round trip of\n{written}");
         }
     }
 
