@@ -2,8 +2,8 @@
 //! Usage:
 //! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]` (`nN` instead of a time: N
 //! nodes a move). Flags of either side: the search parameters as `key=value` (`leaf=N
-//! root=N ...`, the keys of `search::Params`), `threads=N`, `soft=PERCENT`, `net=FILE` (the
-//! learned evaluation from a net file instead of the classical one). Match options, from
+//! root=N ...`, the keys of `search::Params`), `threads=N`, `soft=PERCENT`, `eval=EVAL`
+//! (`default`, `classical` or a net file). Match options, from
 //! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`; default the
 //! 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
 //! 0.05 decides; N_OPENINGS is then the most it plays). Needs the feature `tuning`:
@@ -17,11 +17,8 @@ fn config(flags: &[String]) -> Config {
     let mut c = Config::default();
     for f in flags {
         let (k, v) = f.split_once('=').expect("flag k=v");
-        if k == "net" {
-            let bytes = std::fs::read(v).unwrap_or_else(|e| panic!("{v}: {e}"));
-            let net =
-                wuzi::eval::net::Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{v}: {e}"));
-            c.net = Some(std::sync::Arc::new(net));
+        if k == "eval" {
+            c.eval = wuzi::eval::Evaluation::from_arg(v).unwrap_or_else(|e| panic!("{e}"));
             continue;
         }
         let v: i64 = v.parse().expect("number");
@@ -48,8 +45,13 @@ fn limits(flags: &[String], ms: u64, nodes: Option<u64>) -> Limits {
     }
 }
 
-/// Points of A (1, 0.5 or 0) in one game from `row`.
-fn play(row: &SuiteRow, a_is_black: bool, flags: [&[String]; 2], lim: [&Limits; 2]) -> f64 {
+/// Points of A (1, 0.5 or 0) in one game from `row`, and the game's length in moves.
+fn play(
+    row: &SuiteRow,
+    a_is_black: bool,
+    flags: [&[String]; 2],
+    lim: [&Limits; 2],
+) -> (f64, usize) {
     let mut a = Engine::with_config(15, Rule::Freestyle, config(flags[0])).unwrap();
     let mut b = Engine::with_config(15, Rule::Freestyle, config(flags[1])).unwrap();
     a.set_position(&row.moves).unwrap();
@@ -77,7 +79,7 @@ fn play(row: &SuiteRow, a_is_black: bool, flags: [&[String]; 2], lim: [&Limits; 
     } else {
         Color::White
     };
-    match status {
+    let pts = match status {
         GameStatus::Five { winner } | GameStatus::Forbidden { winner } => {
             if winner == a_color {
                 1.0
@@ -86,7 +88,8 @@ fn play(row: &SuiteRow, a_is_black: bool, flags: [&[String]; 2], lim: [&Limits; 
             }
         }
         _ => 0.5,
-    }
+    };
+    (pts, a.board().ply())
 }
 
 /// The expected score of an Elo difference.
@@ -154,7 +157,7 @@ fn main() {
     for row in rows.iter().take(n) {
         let mut pair = 0.0;
         for a_is_black in [true, false] {
-            let pts = play(row, a_is_black, [&a_flags, &b_flags], [&lim_a, &lim_b]);
+            let (pts, len) = play(row, a_is_black, [&a_flags, &b_flags], [&lim_a, &lim_b]);
             wdl[if pts == 1.0 {
                 0
             } else if pts == 0.0 {
@@ -164,7 +167,7 @@ fn main() {
             }] += 1;
             pair += pts;
             eprintln!(
-                "{} A as {}: {pts}  W-L-D {}-{}-{}",
+                "{} A as {}: {pts} ({len} moves)  W-L-D {}-{}-{}",
                 row.id,
                 if a_is_black { "black" } else { "white" },
                 wdl[0],

@@ -124,8 +124,9 @@ pub struct Config {
     pub seed: u64,
     /// The search's parameters (constants unless the feature `tuning` is on).
     pub params: crate::search::Params,
-    /// The learned evaluation, if the engine uses it instead of the classical one.
-    pub net: Option<Arc<crate::eval::net::Network>>,
+    /// The evaluation: by default the built-in net where it was trained (15x15 freestyle),
+    /// the classical one elsewhere.
+    pub eval: crate::eval::Evaluation,
 }
 
 impl Default for Config {
@@ -137,7 +138,7 @@ impl Default for Config {
             random_margin: None,
             seed: 0x3141_5926,
             params: crate::search::Params::default(),
-            net: None,
+            eval: crate::eval::Evaluation::Default,
         }
     }
 }
@@ -505,7 +506,10 @@ impl Engine {
             start,
             limits: limits.clone(),
             solver_table_mb: self.config.solver_table_mb,
-            net: self.config.net.as_deref(),
+            net: self
+                .config
+                .eval
+                .network(self.board.size(), self.board.rule()),
         };
         crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info)
     }

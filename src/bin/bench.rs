@@ -6,6 +6,17 @@ use std::time::Duration;
 use wuzi::benchmark;
 use wuzi::engine::Config;
 
+/// Prints a line to stdout; a closed stdout (`bench | head`) ends the run quietly instead
+/// of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 /// Depth of the default run: about a second of search on one thread.
 const DEFAULT_DEPTH: i32 = 14;
 
@@ -25,10 +36,10 @@ struct Args {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// Evaluate with the learned network of this net file instead of the classical
-    /// evaluation (changes the signature).
-    #[arg(long, value_name = "FILE")]
-    net: Option<std::path::PathBuf>,
+    /// The evaluation: `default` (the built-in net on 15x15 freestyle, the classical
+    /// evaluation elsewhere), `classical`, or a net file (a change changes the signature).
+    #[arg(long, value_name = "EVAL", default_value = "default")]
+    eval: String,
     /// A search parameter as key=value (built with the feature `tuning`); changes the
     /// signature.
     #[cfg(feature = "tuning")]
@@ -43,22 +54,23 @@ fn main() {
         hash_mb: args.hash as usize,
         ..Config::default()
     };
-    let mut eval = String::from("classical evaluation");
-    if let Some(path) = &args.net {
-        let net = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|b| wuzi::eval::net::Network::from_bytes(&b).map_err(|e| e.to_string()));
-        match net {
-            Ok(net) => {
-                eval = format!("net {:016x}", net.hash());
-                config.net = Some(std::sync::Arc::new(net));
-            }
-            Err(e) => {
-                eprintln!("bench: {}: {e}", path.display());
-                std::process::exit(2);
-            }
+    match wuzi::eval::Evaluation::from_arg(&args.eval) {
+        Ok(e) => config.eval = e,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            std::process::exit(2);
         }
     }
+    // The bench positions are 15x15, freestyle, standard and renju.
+    let (freestyle, other) = (
+        config.eval.describe(15, wuzi::Rule::Freestyle),
+        config.eval.describe(15, wuzi::Rule::Renju),
+    );
+    let eval = if freestyle == other {
+        freestyle
+    } else {
+        format!("{freestyle} (freestyle), {other} (standard, renju)")
+    };
     #[cfg(feature = "tuning")]
     for kv in &args.sets {
         if let Err(e) = config.params.set_pair(kv) {
@@ -75,16 +87,22 @@ fn main() {
     #[cfg(not(feature = "tuning"))]
     let options = "";
     let depth = args.depth;
-    println!(
-        "wuzi bench: depth {depth}, {} thread(s), {} MB hash, {eval}{options}",
-        config.threads, config.hash_mb,
+    say!(
+        "wuzi bench: depth {depth}, {} thread(s), {} MB hash, evaluation {eval}{options}",
+        config.threads,
+        config.hash_mb,
     );
-    println!(
+    say!(
         "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",
-        "#", "nodes", "ms", "nodes/s", "move", "score"
+        "#",
+        "nodes",
+        "ms",
+        "nodes/s",
+        "move",
+        "score"
     );
     let results = benchmark::run(depth, &config, &mut |i, r| {
-        println!(
+        say!(
             "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",
             i + 1,
             r.nodes,
@@ -96,11 +114,11 @@ fn main() {
     });
     let nodes: u64 = results.iter().map(|r| r.nodes).sum();
     let time: Duration = results.iter().map(|r| r.time).sum();
-    println!("total nodes : {nodes}");
-    println!("total time  : {} ms", time.as_millis());
-    println!(
+    say!("total nodes : {nodes}");
+    say!("total time  : {} ms", time.as_millis());
+    say!(
         "nodes/s     : {}",
         (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
     );
-    println!("signature   : {:016x}", benchmark::signature(&results));
+    say!("signature   : {:016x}", benchmark::signature(&results));
 }

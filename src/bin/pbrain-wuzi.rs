@@ -33,10 +33,11 @@ struct Args {
     /// seeded from the clock, for play against people.
     #[arg(long, value_name = "N", value_parser = margin)]
     vary: Option<Margin>,
-    /// Evaluate with the learned network of this net file (nets/) instead of the classical
-    /// evaluation; ABOUT names it by its hash.
-    #[arg(long, value_name = "FILE")]
-    net: Option<std::path::PathBuf>,
+    /// The evaluation: `default` (the built-in net on 15x15 freestyle, the classical
+    /// evaluation elsewhere), `classical`, or a net file (nets/); ABOUT names a net by its
+    /// hash.
+    #[arg(long, value_name = "EVAL", default_value = "default")]
+    eval: String,
 }
 
 /// A `--vary` margin as [`parse_random_margin`] reads it (`None`: off).
@@ -48,18 +49,15 @@ fn margin(s: &str) -> Result<Margin, String> {
 }
 
 /// The session's settings from the command line: `--set key=value` (the keys of
-/// `search::Params::set`, feature `tuning`) and `--vary N`.
+/// `search::Params::set`, feature `tuning`), `--eval` and `--vary N`.
 fn options_from_args(args: &Args) -> Result<Options, String> {
-    let mut opts = Options::default();
+    let mut opts = Options {
+        eval: wuzi::eval::Evaluation::from_arg(&args.eval).map_err(|e| e.to_string())?,
+        ..Options::default()
+    };
     #[cfg(feature = "tuning")]
     for kv in &args.sets {
         opts.params.set_pair(kv)?;
-    }
-    if let Some(path) = &args.net {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let net = wuzi::eval::net::Network::from_bytes(&bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        opts.net = Some(std::sync::Arc::new(net));
     }
     if let Some(Margin(m)) = args.vary {
         opts.random_margin = m;

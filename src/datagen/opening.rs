@@ -2,7 +2,8 @@
 //! close to even. The self-play games start from them ([`super::selfplay`]), and `wuzi
 //! openings` writes sets of them for matches (stricter: a longer search, a smaller margin).
 
-use crate::engine::{Engine, Level};
+use crate::engine::{Config, Engine, Level};
+use crate::eval::Evaluation;
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::search::Limits;
 use crate::types::{Pos, Rule};
@@ -95,19 +96,45 @@ pub fn random_opening(size: usize, rule: Rule, rng: &mut Xoshiro256PlusPlus) -> 
     moves
 }
 
-/// A set of distinct balanced openings for matches: random openings whose search of
-/// `nodes` nodes scores within `margin` of even, until `count` are found. Two openings with
-/// the same stones (in any order) count once. `progress` is told each one found.
+/// What makes a set of balanced openings ([`balanced_set`]).
+#[derive(Clone, Debug)]
+pub struct SetSpec {
+    /// Board size.
+    pub size: usize,
+    /// Rule.
+    pub rule: Rule,
+    /// Openings wanted.
+    pub count: usize,
+    /// Nodes of the search that judges each opening.
+    pub nodes: u64,
+    /// Largest score from even that is kept.
+    pub margin: i32,
+    /// The evaluation of that search (named, so that a set does not change with the
+    /// engine's default).
+    pub eval: Evaluation,
+}
+
+/// A set of distinct balanced openings for matches: random openings whose search scores
+/// within the margin of even, until enough are found. Two openings with the same stones
+/// (in any order) count once. `progress` is told each one found.
 pub fn balanced_set(
-    size: usize,
-    rule: Rule,
-    count: usize,
-    nodes: u64,
-    margin: i32,
+    spec: &SetSpec,
     rng: &mut Xoshiro256PlusPlus,
     progress: &mut dyn FnMut(&[Pos], i32),
 ) -> Vec<Vec<Pos>> {
-    let mut engine = Engine::new(size, rule).expect("the size was checked");
+    let SetSpec {
+        size,
+        rule,
+        count,
+        nodes,
+        margin,
+        ..
+    } = *spec;
+    let config = Config {
+        eval: spec.eval.clone(),
+        ..Config::default()
+    };
+    let mut engine = Engine::with_config(size, rule, config).expect("the size was checked");
     let mut found: Vec<Vec<Pos>> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     while found.len() < count {
@@ -156,9 +183,15 @@ mod tests {
     fn a_balanced_set_is_distinct_and_within_its_margin() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut scores = Vec::new();
-        let set = balanced_set(15, Rule::Freestyle, 6, 2_000, 80, &mut rng, &mut |_, s| {
-            scores.push(s)
-        });
+        let spec = SetSpec {
+            size: 15,
+            rule: Rule::Freestyle,
+            count: 6,
+            nodes: 500,
+            margin: 80,
+            eval: Evaluation::Classical,
+        };
+        let set = balanced_set(&spec, &mut rng, &mut |_, s| scores.push(s));
         assert_eq!(set.len(), 6);
         assert!(scores.iter().all(|s| s.abs() <= 80), "{scores:?}");
         let mut engine = Engine::new(15, Rule::Freestyle).expect("15x15");

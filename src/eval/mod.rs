@@ -3,10 +3,12 @@
 //! ([`net`], kept up to date move by move by [`accumulator`]).
 
 pub mod accumulator;
+pub mod choice;
 pub mod net;
 pub mod order;
 pub mod term;
 
+pub use choice::Evaluation;
 pub use order::{move_score, OrderWeights};
 
 use crate::board::Board;

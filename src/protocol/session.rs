@@ -43,8 +43,8 @@ pub struct Options {
     pub random_margin: Option<i32>,
     /// Seed of those random choices.
     pub seed: u64,
-    /// The learned evaluation (the brain's `--net FILE`), instead of the classical one.
-    pub net: Option<std::sync::Arc<crate::eval::net::Network>>,
+    /// The evaluation (the brain's `--eval classical|default|FILE`).
+    pub eval: crate::eval::Evaluation,
 }
 
 impl Default for Options {
@@ -57,7 +57,7 @@ impl Default for Options {
             params: crate::search::Params::default(),
             random_margin: None,
             seed: Config::default().seed,
-            net: None,
+            eval: crate::eval::Evaluation::Default,
         }
     }
 }
@@ -115,7 +115,7 @@ impl Session {
             params: opts.params.clone(),
             random_margin: opts.random_margin,
             seed: opts.seed,
-            net: opts.net.clone(),
+            eval: opts.eval.clone(),
             ..Config::default()
         };
         let engine = match Engine::with_config(15, Rule::Freestyle, config) {
@@ -277,12 +277,11 @@ impl Session {
                 return Ok(Flow::Quit);
             }
             Command::About => out(&format!(
-                "name=\"wuzi\", version=\"{}{}\", author=\"wuzi developers\", country=\"Unknown\"",
+                "name=\"wuzi\", version=\"{} {}\", author=\"wuzi developers\", country=\"Unknown\"",
                 env!("CARGO_PKG_VERSION"),
                 self.opts
-                    .net
-                    .as_ref()
-                    .map_or(String::new(), |n| format!(" net {:016x}", n.hash()))
+                    .eval
+                    .describe(self.engine.board().size(), self.engine.board().rule())
             )),
             // Nothing is thinking now (a search answers before the next line is read).
             Command::Stop => self.consume_stop(),

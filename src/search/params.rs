@@ -109,6 +109,13 @@ parameters! {
     /// least [`MIN_NARROW_MOVES`] of them). Self-play at 60,000 nodes a move: 57.5% against
     /// searching every candidate (40 games).
     NARROW_SCORE, narrow_score, "narrow": i32 = 200;
+    /// With the learned evaluation, the ordering score of a move gains this many points per
+    /// unit of the net's policy logit (the policy's log-odds of the move being the best),
+    /// on top of the classical ordering weights (a quiet node's narrowing still counts by
+    /// those). Self-play at 10,000 nodes a move on the balanced openings, gen2 net on both
+    /// sides: 1000 against 0 (the classical ordering alone) 218-168-14, 56.2%, +44 Elo
+    /// [+13, +75] (400 games).
+    POLICY_WEIGHT, policy_weight, "policy": i32 = 1000;
     /// Reverse futility and razoring margin per ply at shallow non-PV nodes. Self-play at
     /// 60,000 nodes a move: 63.8% against neither (40 games).
     RFP_MARGIN, rfp_margin, "rfp": i32 = 30;

@@ -1,6 +1,7 @@
 //! Move generation and ordering for a node: the forced replies (fives, blocks of a four,
 //! answers to an open three) or the candidates, scored by the ordering weights, locality,
-//! killers and history, and narrowed in quiet nodes.
+//! the net's policy (with the learned evaluation), killers and history, and narrowed in
+//! quiet nodes.
 use super::params::*;
 use super::*;
 
@@ -83,6 +84,15 @@ impl Searcher<'_> {
         } else {
             usize::MAX
         };
+        let policy = self.shared.params.policy_weight();
+        if let (Some(acc), Some(net), true) = (&self.acc, self.shared.net, policy != 0) {
+            // The net's policy logit is in units of 1/QUANT^2.
+            let unit = crate::eval::net::QUANT * crate::eval::net::QUANT;
+            for m in list.as_mut_slice() {
+                let logit = net.policy(acc.cell(me, m.pos));
+                m.score += (logit as i64 * policy as i64 / unit as i64) as i32;
+            }
+        }
         for m in list.as_mut_slice() {
             let p = m.pos;
             m.score = if p == tt_move {

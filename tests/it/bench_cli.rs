@@ -76,3 +76,42 @@ fn help_names_the_signature_rule_and_version_answers() {
     assert!(version.status.success());
     assert!(String::from_utf8_lossy(&version.stdout).contains(env!("CARGO_PKG_VERSION")));
 }
+
+/// The first line `bench` prints with `args`, its stdout then closed (as by `bench | head -1`),
+/// and how it ended.
+fn first_line(args: &[&str]) -> (String, std::process::Output) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bench runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The pipe is closed here; the next line bench writes fails.
+    (first, child.wait_with_output().unwrap())
+}
+
+/// `bench | head -1`: a reader that stops early ends the run quietly (exit 0, no panic).
+/// The header names the evaluation.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let (first, out) = first_line(&["--depth", "2", "--eval", "classical"]);
+    assert!(first.starts_with("wuzi bench:"), "{first}");
+    assert!(first.contains("evaluation classical"), "{first}");
+    assert!(out.status.success(), "{out:?}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    let (first, _) = first_line(&["--depth", "2"]);
+    assert!(first.contains("evaluation net "), "{first}");
+}
+
+/// `--eval` with a file that is not a net is refused (exit 2).
+#[test]
+fn a_file_that_is_not_a_net_is_refused() {
+    let out = bench(&["--depth", "1", "--eval", "Cargo.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a wuzi net file"));
+}

@@ -175,20 +175,36 @@ fn wuzi_with_or_without_play_runs_the_prompt_game() {
     }
 }
 
-/// `pbrain-wuzi --net FILE` plays with the learned evaluation and names the net in ABOUT; a
+/// `pbrain-wuzi --eval FILE` plays with the learned evaluation and names the net in ABOUT; a
 /// file that is not a net is refused with its name and the reason (exit 2).
 #[test]
 fn the_brain_takes_a_net_file_or_refuses_it() {
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-gen1.wznet");
-    let out = run(BRAIN, &["--net", net], "ABOUT\nSTART 15\nBEGIN\nEND\n");
+    let out = run(BRAIN, &["--eval", net], "ABOUT\nSTART 15\nBEGIN\nEND\n");
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("net dc04afb8cfb803d8"), "{stdout}");
     assert!(stdout.lines().any(|l| l == "7,7"), "{stdout}");
     let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let out = run(BRAIN, &["--net", readme], "");
+    let out = run(BRAIN, &["--eval", readme], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a wuzi net file"));
+    // The default: the built-in net on 15x15 freestyle, the classical evaluation on 20x20;
+    // `--eval classical` everywhere.
+    let out = run(BRAIN, &[], "ABOUT\nSTART 20\nABOUT\nEND\n");
+    let about: Vec<String> = text(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("name="))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(about.len(), 2, "{about:?}");
+    assert!(about[0].contains("net daa3237689932918"), "{about:?}");
+    assert!(about[1].contains("classical"), "{about:?}");
+    let out = run(BRAIN, &["--eval", "classical"], "ABOUT\nEND\n");
+    assert!(
+        text(&out.stdout).contains("version=\"0.1.0 classical\""),
+        "{out:?}"
+    );
 }
 
 #[test]

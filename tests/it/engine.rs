@@ -170,7 +170,7 @@ fn assert_defends_in_release(file: &str, every: usize) {
 /// With a margin the engine picks among the root moves within it of the best, and only among
 /// them: a move that fails low below the margin gets an upper bound under it, never a score
 /// that passes for near-equal. After 7,7 8,8 the two mirror-image moves 169 and 293 tie at
-/// depth 2; the next move is 42 below.
+/// depth 2 with the classical evaluation; the next move is 42 below.
 #[test]
 fn random_margin_varies_only_among_near_equal_moves() {
     let moves = wuzi::notation::parse_move_list("7,7 8,8").unwrap();
@@ -180,6 +180,7 @@ fn random_margin_varies_only_among_near_equal_moves() {
         let config = Config {
             random_margin: Some(30),
             seed,
+            eval: wuzi::eval::Evaluation::Classical,
             ..Config::default()
         };
         let mut e = Engine::with_config(15, Rule::Freestyle, config).unwrap();

@@ -1,4 +1,4 @@
-//! The learned evaluation in the search (`Config::net`): with a net (random weights here)
+//! The learned evaluation in the search (`Config::eval`): with a net (random weights here)
 //! the engine still plays legal moves, takes a five and blocks one; its incremental inputs
 //! are checked against a recomputation at every make and undo of the dev profile's search.
 
@@ -20,7 +20,7 @@ fn random_net(seed: u64) -> Arc<Network> {
 
 fn engine(rule: Rule, moves: &str) -> Engine {
     let config = Config {
-        net: Some(random_net(1)),
+        eval: wuzi::eval::Evaluation::Net(random_net(1)),
         ..Config::default()
     };
     let mut e = Engine::with_config(15, rule, config).expect("15x15");

@@ -10,7 +10,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wuzi::datagen::opening::balanced_set;
+use wuzi::datagen::opening::{balanced_set, SetSpec};
+use wuzi::eval::Evaluation;
 use wuzi::types::{Pos, MAX_SIZE, MIN_SIZE};
 use wuzi::Rule;
 
@@ -32,7 +33,7 @@ pub struct Args {
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     count: usize,
     /// Nodes of the search that judges each opening.
-    #[arg(long, value_name = "N", default_value_t = 100_000,
+    #[arg(long, value_name = "N", default_value_t = 20_000,
           value_parser = RangedU64ValueParser::<u64>::new().range(100..=100_000_000))]
     nodes: u64,
     /// Largest score from even that is kept (engine units: an open two is about 120).
@@ -49,6 +50,10 @@ pub struct Args {
           value_parser = RangedU64ValueParser::<usize>::new()
               .range(MIN_SIZE as u64..=MAX_SIZE as u64))]
     size: usize,
+    /// The evaluation of the judging search: `classical` (the default, so that a set does
+    /// not change with the built-in net), `default`, or a net file.
+    #[arg(long, value_name = "EVAL", default_value = "classical")]
+    eval: String,
     /// Seed: another seed gives another set.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -62,15 +67,22 @@ pub fn run(args: Args) -> ExitCode {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
-    let set = balanced_set(
-        args.size,
-        args.rule,
-        args.count,
-        args.nodes,
-        args.margin,
-        &mut rng,
-        &mut |_, _| bar.inc(1),
-    );
+    let eval = match Evaluation::from_arg(&args.eval) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("wuzi openings: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let spec = SetSpec {
+        size: args.size,
+        rule: args.rule,
+        count: args.count,
+        nodes: args.nodes,
+        margin: args.margin,
+        eval,
+    };
+    let set = balanced_set(&spec, &mut rng, &mut |_, _| bar.inc(1));
     bar.finish_and_clear();
     let (suite, offsets) = render(&args, &set);
     let write = |path: &PathBuf, text: &str| {
@@ -96,8 +108,8 @@ fn render(args: &Args, set: &[Vec<Pos>]) -> (String, String) {
     let mut suite = format!(
         "# id\trule\tmoves\tto_move\ttask\tanswers\tnon_answers\tnote\n\
          # coords: x=column (a=0), y=row from TOP; moves start with black\n\
-         # wuzi openings --count {} --nodes {} --margin {} --rule {rule} --size {} --seed {}\n",
-        args.count, args.nodes, args.margin, args.size, args.seed
+         # wuzi openings --count {} --nodes {} --margin {} --rule {rule} --size {} --eval {} --seed {}\n",
+        args.count, args.nodes, args.margin, args.size, args.eval, args.seed
     );
     let mut offsets = String::new();
     let centre = (args.size / 2) as i64;

@@ -1,0 +1,134 @@
+//! Which evaluation a search uses: the net built into the binary where it was trained, the
+//! classical evaluation, or a net read from a file; and the reading of net files, for every
+//! front end.
+
+use super::net::{NetError, Network};
+use crate::types::Rule;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use thiserror::Error;
+
+/// The built-in net's file (`nets/`, with its provenance in `nets/README.md`).
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-gen2.wznet");
+/// The rule the built-in net was trained on; other rules use the classical evaluation.
+pub const BUILTIN_RULE: Rule = Rule::Freestyle;
+/// The board size the built-in net was trained on: its value layer reads a board sum of
+/// this many cells, so other sizes use the classical evaluation.
+pub const BUILTIN_SIZE: usize = 15;
+
+/// The built-in net, read once.
+pub fn builtin() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| Network::from_bytes(BUILTIN_NET).expect("the built-in net is a valid file"))
+}
+
+/// The evaluation of a search.
+#[derive(Clone, Debug, Default)]
+pub enum Evaluation {
+    /// The built-in net for [`BUILTIN_SIZE`] boards under [`BUILTIN_RULE`], the classical
+    /// evaluation elsewhere.
+    #[default]
+    Default,
+    /// The classical evaluation everywhere (pattern weights over the board's counts).
+    Classical,
+    /// This net everywhere.
+    Net(Arc<Network>),
+}
+
+impl Evaluation {
+    /// The net a search on a `size` board under `rule` evaluates with; `None`: classical.
+    pub fn network(&self, size: usize, rule: Rule) -> Option<&Network> {
+        match self {
+            Evaluation::Default => (size == BUILTIN_SIZE && rule == BUILTIN_RULE).then(builtin),
+            Evaluation::Classical => None,
+            Evaluation::Net(net) => Some(net),
+        }
+    }
+
+    /// The evaluation's name on a `size` board under `rule`: `net HASH` or `classical`.
+    pub fn describe(&self, size: usize, rule: Rule) -> String {
+        match self.network(size, rule) {
+            Some(net) => format!("net {:016x}", net.hash()),
+            None => "classical".into(),
+        }
+    }
+
+    /// The evaluation a command line names: `classical`, `default`, or a net file's path.
+    pub fn from_arg(arg: &str) -> Result<Evaluation, NetFileError> {
+        match arg {
+            "classical" => Ok(Evaluation::Classical),
+            "default" => Ok(Evaluation::Default),
+            path => Ok(Evaluation::Net(Arc::new(read_net(Path::new(path))?))),
+        }
+    }
+}
+
+/// A net file that could not be read.
+#[derive(Debug, Error)]
+pub enum NetFileError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a usable net.
+    #[error("{}: {source}", path.display())]
+    Net {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: NetError,
+    },
+}
+
+/// Reads the net file at `path`.
+pub fn read_net(path: &Path) -> Result<Network, NetFileError> {
+    let bytes = std::fs::read(path).map_err(|source| NetFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Network::from_bytes(&bytes).map_err(|source| NetFileError::Net {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_uses_the_built_in_net_only_where_it_was_trained() {
+        let d = Evaluation::Default;
+        assert!(d.network(15, Rule::Freestyle).is_some());
+        assert!(d.network(20, Rule::Freestyle).is_none());
+        assert!(d.network(15, Rule::Renju).is_none());
+        assert!(Evaluation::Classical.network(15, Rule::Freestyle).is_none());
+        assert_eq!(
+            Evaluation::Classical.describe(15, Rule::Freestyle),
+            "classical"
+        );
+        assert!(d.describe(15, Rule::Freestyle).starts_with("net "));
+    }
+
+    #[test]
+    fn net_files_are_read_or_refused_with_their_path() {
+        let e = Evaluation::from_arg("/no/such/file.wznet").unwrap_err();
+        assert!(e.to_string().starts_with("/no/such/file.wznet: "), "{e}");
+        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let e = Evaluation::from_arg(readme).unwrap_err();
+        assert!(e.to_string().contains("not a wuzi net file"), "{e}");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-gen2.wznet");
+        let Evaluation::Net(net) = Evaluation::from_arg(path).unwrap() else {
+            panic!("a net");
+        };
+        assert_eq!(net.hash(), builtin().hash());
+        assert!(matches!(
+            Evaluation::from_arg("classical"),
+            Ok(Evaluation::Classical)
+        ));
+    }
+}
