@@ -1,6 +1,10 @@
 //! Layer 5: the engine facade. A game (board and history), a search configuration, and
 //! `think` with limits and a progress callback. No I/O: front ends drive it.
 
+mod balance;
+
+pub use balance::PAIR_FIRST_MOVES;
+
 use crate::board::Board;
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::search::tt::Tt;
@@ -100,6 +104,23 @@ pub fn parse_random_margin(s: &str) -> Result<Option<i32>, String> {
     }
 }
 
+/// Score units per unit of logit of the chance to win, for front ends that show a score
+/// as a chance: the classical evaluation was fitted (`examples/tune.rs`, K = 1449;
+/// `src/eval/mod.rs`) so that the logistic of `eval / 1449` matches Rapfi's judged chance
+/// of the same positions. Rounded: the fit is of static evaluations, and a search's score
+/// is only close to one.
+pub const SCORE_PER_LOGIT: f64 = 1450.0;
+
+/// The side to move's chance to win, 0 to 1, at `score`: certain for a proven result, else
+/// the logistic of `score / SCORE_PER_LOGIT`.
+pub fn win_chance(score: i32) -> f64 {
+    match crate::search::mate_distance(score) {
+        Some(m) if m >= 0 => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / (1.0 + (-(score as f64) / SCORE_PER_LOGIT).exp()),
+    }
+}
+
 /// A seed for the engine's random choices from the clock, for play against people (a fixed
 /// seed would repeat the same choices in every session).
 pub fn clock_seed() -> u64 {
@@ -155,6 +176,8 @@ pub struct Engine {
     status: GameStatus,
     /// The status before each move of the game (passes included), for [`Engine::undo`].
     earlier: Vec<GameStatus>,
+    /// Moves the search leaves out ([`Engine::set_excluded`]).
+    excluded: Vec<Pos>,
 }
 
 impl Engine {
@@ -174,6 +197,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             status: GameStatus::Ongoing,
             earlier: Vec::new(),
+            excluded: Vec::new(),
         })
     }
 
@@ -235,6 +259,15 @@ impl Engine {
     /// Sets or clears the random-choice margin.
     pub fn set_random_margin(&mut self, margin: Option<i32>) {
         self.config.random_margin = margin;
+    }
+    /// Moves that searches leave out until changed (Yixin-Board's `YXBLOCK`, to see the
+    /// best move other than these). Kept across games; empty to search every move.
+    pub fn set_excluded(&mut self, points: Vec<Pos>) {
+        self.excluded = points;
+    }
+    /// The moves searches leave out.
+    pub fn excluded(&self) -> &[Pos] {
+        &self.excluded
     }
     /// Reseeds the engine's random choices.
     pub fn set_seed(&mut self, seed: u64) {
@@ -501,6 +534,7 @@ impl Engine {
         let shared = Shared {
             params: self.config.params.clone(),
             tt,
+            excluded: &self.excluded,
             stop: &self.stop,
             nodes: AtomicU64::new(0),
             start,

@@ -2,22 +2,17 @@
 //! forced win counted in the winner's own moves. Scores come from the search, for the side
 //! that was to move when it searched.
 
+use crate::engine::win_chance;
 use crate::search::mate_distance;
 use crate::types::Color;
 
-/// Evaluation units per unit of logit of the chance to win: the classical evaluation was
-/// fitted (`examples/tune.rs`, K = 1449; `src/eval/mod.rs`) so that the logistic of
-/// `eval / 1449` matches Rapfi's judged chance of the same positions. Rounded: the fit is
-/// of static evaluations, and a search's score is only close to one.
-pub const SCORE_PER_LOGIT: f64 = 1450.0;
-
-/// The chance that `side` wins, in percent (1 to 99), from a score for `mover`. `None` for
-/// a proven result (see [`Verdict`]).
+/// The chance that `side` wins, in percent (1 to 99), from a score for `mover`
+/// ([`win_chance`]). `None` for a proven result (see [`Verdict`]).
 pub fn chance(score: i32, mover: Color, side: Color) -> Option<u32> {
     if mate_distance(score).is_some() {
         return None;
     }
-    let own = 1.0 / (1.0 + (-(score as f64) / SCORE_PER_LOGIT).exp());
+    let own = win_chance(score);
     let p = if mover == side { own } else { 1.0 - own };
     // Never 0% or 100% for a position that is not proven.
     Some(((p * 100.0).round() as u32).clamp(1, 99))

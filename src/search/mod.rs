@@ -141,6 +141,8 @@ pub struct Shared<'a> {
     pub solver_table_mb: usize,
     /// The learned evaluation, if the engine uses it instead of the classical one.
     pub net: Option<&'a crate::eval::net::Network>,
+    /// Root moves the search leaves out (Yixin-Board's `YXBLOCK`, for analysis).
+    pub excluded: &'a [Pos],
 }
 
 impl Shared<'_> {

@@ -40,7 +40,8 @@ impl Searcher<'_> {
             return out;
         }
         if self.id == 0 && self.shared.params.root_threat_nodes() > 0 {
-            if let Some(line) = self.root_threats() {
+            let excluded = self.shared.excluded;
+            if let Some(line) = self.root_threats().filter(|l| !excluded.contains(&l[0])) {
                 out.best = line[0];
                 out.score = WIN - line.len() as i32;
                 out.depth = 1;
@@ -302,7 +303,8 @@ impl Searcher<'_> {
         r
     }
 
-    /// Root moves, best-scored first. Empty only when the side to move has no legal move.
+    /// Root moves, best-scored first, less the excluded ones. Empty only when the side to
+    /// move has no legal move, or every one is excluded.
     pub(super) fn root_moves(&mut self) -> Vec<(Pos, i32)> {
         let mut list = MoveList::new();
         // The root is never narrowed: every move is kept.
@@ -313,7 +315,11 @@ impl Searcher<'_> {
             crate::movegen::legal_moves(&mut self.board, &mut list);
         }
         list.sort();
-        list.iter().map(|p| (p, -INF)).collect()
+        let excluded = self.shared.excluded;
+        list.iter()
+            .filter(|p| !excluded.contains(p))
+            .map(|p| (p, -INF))
+            .collect()
     }
 
     pub(super) fn aspiration(&mut self, depth: i32, prev: i32, roots: &mut [(Pos, i32)]) -> i32 {
