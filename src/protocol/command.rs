@@ -46,6 +46,20 @@ pub enum Command {
     HashClear,
     /// `YXNBEST N`.
     NBest(i64),
+    /// `YXSHOWINFO`: Yixin-Board asks for the brain's limits.
+    ShowInfo,
+    /// `YXBLOCK`: points follow, then `DONE`; the search leaves them out.
+    Block,
+    /// `YXBLOCKUNDO`: points follow, then `DONE`; the search takes them back.
+    BlockUndo,
+    /// `YXBLOCKRESET`: the search leaves out no point.
+    BlockReset,
+    /// `YXBALANCEONE bias`: the move after which the game is closest to even.
+    BalanceOne(i64),
+    /// `YXBALANCETWO bias`: the two moves (ours, then the reply) after which it is.
+    BalanceTwo(i64),
+    /// `YXSEARCHDEFEND`: every move judged, to show which ones lose.
+    SearchDefend,
 }
 
 /// Why a line is not a command.
@@ -108,7 +122,11 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
     };
     let upper = word.to_ascii_uppercase();
     match upper.as_str() {
-        "START" => Ok(Command::Start(int(arg, "board size")?)),
+        // Yixin-Board sends `START W H`, square or not.
+        "START" => match arg.split_once(|c: char| c.is_whitespace() || c == ',') {
+            Some((w, h)) => Ok(Command::RectStart(int(w, "width")?, int(h, "height")?)),
+            None => Ok(Command::Start(int(arg, "board size")?)),
+        },
         "RECTSTART" => {
             let (w, h) = arg
                 .split_once(',')
@@ -131,7 +149,23 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "YXSHOWFORBID" => Ok(Command::ShowForbid),
         "YXHASHCLEAR" => Ok(Command::HashClear),
         "YXNBEST" => Ok(Command::NBest(int(arg, "count")?)),
+        "YXSHOWINFO" => Ok(Command::ShowInfo),
+        "YXBLOCK" => no_args(Command::Block, arg, "YXBLOCK"),
+        "YXBLOCKUNDO" => no_args(Command::BlockUndo, arg, "YXBLOCKUNDO"),
+        "YXBLOCKRESET" => Ok(Command::BlockReset),
+        // The bias is optional (Yixin-Board sends 0 when none is given).
+        "YXBALANCEONE" => Ok(Command::BalanceOne(bias(arg)?)),
+        "YXBALANCETWO" => Ok(Command::BalanceTwo(bias(arg)?)),
+        "YXSEARCHDEFEND" => Ok(Command::SearchDefend),
         _ => Err(ParseError::Unknown(format!("unknown command '{word}'"))),
+    }
+}
+
+fn bias(arg: &str) -> Result<i64, ParseError> {
+    if arg.is_empty() {
+        Ok(0)
+    } else {
+        int(arg, "balance bias")
     }
 }
 
@@ -178,6 +212,10 @@ mod tests {
             Ok(Command::RectStart(20, 15))
         );
         assert_eq!(parse_line("yxstop"), Ok(Command::Stop));
+        assert_eq!(parse_line("start 15 15"), Ok(Command::RectStart(15, 15)));
+        assert_eq!(parse_line("yxbalancetwo 30"), Ok(Command::BalanceTwo(30)));
+        assert_eq!(parse_line("yxbalanceone"), Ok(Command::BalanceOne(0)));
+        assert_eq!(parse_line("yxblock"), Ok(Command::Block));
         assert_eq!(
             parse_line("INFO Timeout_Turn 1000"),
             Ok(Command::Info("timeout_turn".into(), "1000".into()))

@@ -5,6 +5,7 @@
 //! adds the stdin reader thread and stdout.
 
 pub mod command;
+pub mod report;
 pub mod session;
 pub mod setup;
 pub mod swap2;
@@ -13,7 +14,7 @@ pub use command::{parse_line, Command, ParseError};
 pub use session::{Flow, Options, Session};
 
 /// Is `answer` one well-formed line of what a brain may print: `OK`, `SWAP`, `ERROR ...`,
-/// `UNKNOWN ...`, `MESSAGE ...`, the ABOUT line, `FORBID ....`, or one or more `x,y` points
+/// `UNKNOWN ...`, `MESSAGE ...`, `INFO ...` (Yixin-Board's PV blocks), the ABOUT line, `FORBID ....`, or one or more `x,y` points
 /// (coordinates below 22)? The protocol tests and the fuzz target hold every answer to it.
 pub fn is_well_formed_answer(answer: &str) -> bool {
     let is_move = |t: &str| {
@@ -27,6 +28,7 @@ pub fn is_well_formed_answer(answer: &str) -> bool {
             || answer.starts_with("ERROR ")
             || answer.starts_with("UNKNOWN ")
             || answer.starts_with("MESSAGE ")
+            || answer.starts_with("INFO ")
             || answer.starts_with("name=\"wuzi\"")
             || (answer.starts_with("FORBID ") && answer.ends_with('.'))
             || answer.split(' ').all(is_move))

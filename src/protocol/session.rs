@@ -1,14 +1,17 @@
 //! The Gomocup brain's state and command handler: one line in, answer lines out through a
 //! callback. No I/O of its own except writing game records when the caller allows it.
 
+mod analysis;
+
 use super::command::{parse_line, Command, ParseError};
+use super::report::{self, Detail};
 use super::setup::{moves_from_stones, Owner};
 use super::swap2::{decide, opening_three, Swap2Choice};
 use crate::engine::{Config, Engine, GameStatus, Level};
 use crate::record::{GameRecord, GameResult};
 use crate::search::solver::DEFAULT_TABLE_MB;
 use crate::search::timeman::TimeControl;
-use crate::search::{mate_distance, Info, Limits};
+use crate::search::{Info, Limits};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -90,6 +93,8 @@ pub struct Session {
     /// When the line being handled arrived ([`Session::handle_line_at`]): the time it waited
     /// behind earlier lines is taken from its turn.
     received: Option<Instant>,
+    /// What Yixin-Board asked to see of a search (`INFO show_detail`).
+    detail: Detail,
 }
 
 type Out<'a> = &'a mut dyn FnMut(&str);
@@ -139,6 +144,7 @@ impl Session {
             pending_stops: Arc::new(AtomicI64::new(0)),
             saved_games: 0,
             received: None,
+            detail: Detail::default(),
         }
     }
 
@@ -253,7 +259,11 @@ impl Session {
                 self.need_game()?;
                 self.game_command(cmd, out)?;
             }
-            Command::Board | Command::YxBoard | Command::Swap2Board => {
+            Command::Board
+            | Command::YxBoard
+            | Command::Swap2Board
+            | Command::Block
+            | Command::BlockUndo => {
                 self.need_game()?;
                 self.block = Some(Block {
                     kind: cmd,
@@ -277,7 +287,7 @@ impl Session {
                 return Ok(Flow::Quit);
             }
             Command::About => out(&format!(
-                "name=\"wuzi\", version=\"{} {}\", author=\"wuzi developers\", country=\"Unknown\"",
+                "name=\"wuzi\", version=\"{} {}\", author=\"wuzi developers\", country=\"Unknown\", boards=\"square boards 5x5 to 22x22\"",
                 env!("CARGO_PKG_VERSION"),
                 self.opts
                     .eval
@@ -290,6 +300,28 @@ impl Session {
             Command::NBest(n) => {
                 self.need_game()?;
                 self.nbest(n, out)?;
+            }
+            Command::ShowInfo => {
+                out(&format!(
+                    "MESSAGE INFO MAX_THREAD_NUM {}",
+                    self.opts.threads_cap.max(1)
+                ));
+                // Yixin-Board reads the largest hash as log2 of kilobytes.
+                let kb = (self.opts.hash_cap_mb.max(1) as u64) << 10;
+                out(&format!("MESSAGE INFO MAX_HASH_SIZE {}", kb.ilog2()));
+            }
+            Command::BlockReset => self.engine.set_excluded(Vec::new()),
+            Command::BalanceOne(bias) => {
+                self.need_game()?;
+                self.balance_one(bias, out)?;
+            }
+            Command::BalanceTwo(bias) => {
+                self.need_game()?;
+                self.balance_two(bias, out)?;
+            }
+            Command::SearchDefend => {
+                self.need_game()?;
+                self.search_defend(out)?;
             }
         }
         Ok(Flow::Continue)
@@ -441,11 +473,14 @@ impl Session {
     fn reporter<'o>(&self, out: Out<'o>) -> impl FnMut(&Info) + 'o {
         let stop = self.engine.stop_flag();
         let pending = self.pending_stops.clone();
+        let detail = self.detail;
         move |info| {
             if pending.load(Ordering::SeqCst) > 0 {
                 stop.store(true, Ordering::SeqCst);
             }
-            out(&progress(info));
+            for line in report::iteration(info, detail) {
+                out(&line);
+            }
         }
     }
 
@@ -460,34 +495,6 @@ impl Session {
         s
     }
 
-    fn nbest(&mut self, n: i64, out: Out) -> Result<(), String> {
-        if n < 1 {
-            return Err(format!("YXNBEST needs a positive count, not {n}"));
-        }
-        if self.engine.status() != GameStatus::Ongoing {
-            return Err("the game is over".into());
-        }
-        let limits = self.limits();
-        let mut report = self.reporter(&mut *out);
-        let list = self
-            .engine
-            .think_nbest(n.min(400) as usize, &limits, &mut report);
-        drop(report);
-        let Some(&(best, _)) = list.first() else {
-            return Err(self.no_move_reason());
-        };
-        for (i, (p, score)) in list.iter().enumerate() {
-            out(&format!(
-                "MESSAGE NBEST {} {p} eval {}",
-                i + 1,
-                score_text(*score)
-            ));
-        }
-        // The best move is answered but not played: YXNBEST is an analysis command.
-        out(&best.to_string());
-        Ok(())
-    }
-
     fn finish_block(&mut self, block: Block, out: Out) -> Result<(), String> {
         if let Some(e) = block.error {
             return Err(format!("bad stone line: {e}; position unchanged"));
@@ -500,6 +507,17 @@ impl Session {
         }
         if block.kind == Command::Swap2Board {
             return self.swap2(&block.stones, out);
+        }
+        if matches!(block.kind, Command::Block | Command::BlockUndo) {
+            let mut excluded = self.engine.excluded().to_vec();
+            for &(p, _) in &block.stones {
+                excluded.retain(|&q| q != p);
+                if block.kind == Command::Block {
+                    excluded.push(p);
+                }
+            }
+            self.engine.set_excluded(excluded);
+            return Ok(());
         }
         let mut stones = Vec::with_capacity(block.stones.len());
         for &(p, f) in &block.stones {
@@ -582,6 +600,7 @@ impl Session {
                     .map(|d| d.min(i32::MAX as i64) as i32)
             }
             "rule" => self.set_rule(num()?)?,
+            "show_detail" => self.detail = Detail::from_mask(num()?),
             "folder" => {
                 self.folder = Some(value.trim())
                     .filter(|v| !v.is_empty())
@@ -690,30 +709,6 @@ impl Session {
 
 fn is_stone_start(c: char) -> bool {
     c.is_ascii_digit() || c == '-'
-}
-
-/// A score as text: centi-stones, or `+M5` / `-M4` for a decided game.
-fn score_text(score: i32) -> String {
-    match mate_distance(score) {
-        Some(m) if m >= 0 => format!("+M{m}"),
-        Some(m) => format!("-M{}", -m),
-        None => score.to_string(),
-    }
-}
-
-/// One `MESSAGE` line of search progress.
-fn progress(info: &Info) -> String {
-    let pv: Vec<String> = info.pv.iter().map(|p| p.to_string()).collect();
-    format!(
-        "MESSAGE depth {}-{} eval {} nodes {} nps {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        score_text(info.score),
-        info.nodes,
-        info.nps(),
-        info.elapsed.as_millis(),
-        pv.join(" ")
-    )
 }
 
 /// Longest message of an `ERROR` or `UNKNOWN` answer, in characters: messages quote the

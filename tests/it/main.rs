@@ -19,6 +19,7 @@ mod probe;
 mod prompt;
 mod protocol;
 mod protocol_lines;
+mod protocol_yixin;
 mod rules;
 mod simd;
 mod table_props;

@@ -53,7 +53,13 @@ impl Brain {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(l) if l.starts_with("MESSAGE") || l.starts_with("DEBUG") => continue,
+                Ok(l)
+                    if ["MESSAGE", "DEBUG", "INFO"]
+                        .iter()
+                        .any(|w| l.starts_with(w)) =>
+                {
+                    continue
+                }
                 Ok(l) => return l,
                 Err(RecvTimeoutError::Timeout) => panic!("no answer within {wait:?}"),
                 Err(RecvTimeoutError::Disconnected) => panic!("the brain exited"),
@@ -483,7 +489,7 @@ fn a_memory_limit_too_small_is_a_message_and_play_goes_on() {
             .expect("an answer");
         if l.starts_with("MESSAGE max_memory 2 MB is below") {
             said = true;
-        } else if !l.starts_with("MESSAGE") {
+        } else if !l.starts_with("MESSAGE") && !l.starts_with("INFO") {
             break l;
         }
     };
@@ -556,7 +562,7 @@ fn nbest_lists_moves_without_playing() {
         let l = b.lines.recv_timeout(WAIT).unwrap();
         if let Some(rest) = l.strip_prefix("MESSAGE NBEST ") {
             nbest.push(rest.split(' ').nth(1).unwrap().to_string());
-        } else if !l.starts_with("MESSAGE") {
+        } else if !l.starts_with("MESSAGE") && !l.starts_with("INFO") {
             break l;
         }
     };
