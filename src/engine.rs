@@ -4,8 +4,10 @@
 mod balance;
 
 pub use balance::PAIR_FIRST_MOVES;
+mod memory;
 
 use crate::board::Board;
+use crate::db::{Db, GameEnd};
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::search::tt::Tt;
 use crate::search::{Info, Limits, Outcome, RootScores, Shared};
@@ -178,6 +180,14 @@ pub struct Engine {
     earlier: Vec<GameStatus>,
     /// Moves the search leaves out ([`Engine::set_excluded`]).
     excluded: Vec<Pos>,
+    /// The position database, if one is open ([`Engine::set_db`]).
+    db: Option<Db>,
+    /// What the database reported since the front end last asked ([`Engine::take_db_notes`]).
+    db_notes: Vec<String>,
+    /// The last search's proven result: who wins, and the ply of the position it searched.
+    verdict: Option<(GameEnd, usize)>,
+    /// The game has been learned from since its last change ([`Engine::learn_game`]).
+    learned: bool,
 }
 
 impl Engine {
@@ -198,6 +208,10 @@ impl Engine {
             status: GameStatus::Ongoing,
             earlier: Vec::new(),
             excluded: Vec::new(),
+            db: None,
+            db_notes: Vec::new(),
+            verdict: None,
+            learned: false,
         })
     }
 
@@ -207,6 +221,7 @@ impl Engine {
         self.board = Board::new(size, rule);
         self.status = GameStatus::Ongoing;
         self.earlier.clear();
+        self.game_changed();
         Ok(())
     }
 
@@ -327,6 +342,7 @@ impl Engine {
     }
 
     fn play_checked(&mut self, p: Pos) -> GameStatus {
+        self.game_changed();
         self.earlier.push(self.status);
         let side = self.board.to_move();
         let five = self.board.makes_five(p, side);
@@ -349,6 +365,7 @@ impl Engine {
     /// Takes back the last move. Returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Pos> {
         let p = self.board.undo()?;
+        self.game_changed();
         self.status = self.earlier.pop().unwrap_or(GameStatus::Ongoing);
         Some(p)
     }
@@ -356,6 +373,7 @@ impl Engine {
     /// Plays `moves` on the (empty) board, judging each as [`Engine::play_unchecked`]
     /// does; the moves are on the board and empty where they are played.
     fn replay(&mut self, moves: &[Pos]) {
+        self.game_changed();
         self.status = GameStatus::Ongoing;
         self.earlier.clear();
         for &p in moves {
@@ -528,6 +546,7 @@ impl Engine {
         // The clock starts before the table is allocated (zeroing 64 MB takes tens of
         // milliseconds, which the turn pays for).
         let start = Instant::now();
+        let advice = self.db_advice();
         let hash_mb = self.config.hash_mb;
         let tt = self.tt.get_or_insert_with(|| Tt::new(hash_mb));
         tt.new_search();
@@ -544,8 +563,12 @@ impl Engine {
                 .config
                 .eval
                 .network(self.board.size(), self.board.rule()),
+            root_penalties: &advice.penalties,
         };
-        crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info)
+        let out =
+            crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info);
+        self.db_store_search(&out, &advice);
+        out
     }
 
     /// Replaces the best move by one chosen at random among the root moves scored within

@@ -10,7 +10,8 @@
 //! 3. Evaluation: [`eval`] (static evaluation and move ordering, with their kernels).
 //! 4. Search: [`search`] (iterative deepening, the node search, the threat-space solver,
 //!    the transposition table, time management, threads, parameters).
-//! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O).
+//! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O), and beside it
+//!    [`db`], the position database it consults and teaches.
 //! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
 //!    [`web`] (the board in a browser, over HTTP), [`record`] (game records), [`benchmark`]
 //!    (the bench set), [`suite`] (test positions), [`datagen`] (self-play training data).
@@ -52,6 +53,7 @@ pub mod eval;
 // Layer 4
 pub mod search;
 // Layer 5
+pub mod db;
 pub mod engine;
 // Layer 6
 pub mod benchmark;

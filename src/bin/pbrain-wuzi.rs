@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use wuzi::engine::{clock_seed, parse_random_margin};
-use wuzi::protocol::{Flow, Options, Session};
+use wuzi::protocol::{DbChoice, Flow, Options, Session};
 
 /// How long `END` may wait for the main thread before the process exits anyway (the
 /// protocol allows about a second).
@@ -38,6 +38,10 @@ struct Args {
     /// hash.
     #[arg(long, value_name = "EVAL", default_value = "default")]
     eval: String,
+    /// Learn from finished games in the position database FILE (created if missing; see
+    /// docs/db.md). Without FILE: wuzi.db in the folder the manager names (INFO folder).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
+    db: Option<std::path::PathBuf>,
 }
 
 /// A `--vary` margin as [`parse_random_margin`] reads it (`None`: off).
@@ -59,6 +63,11 @@ fn options_from_args(args: &Args) -> Result<Options, String> {
     for kv in &args.sets {
         opts.params.set_pair(kv)?;
     }
+    opts.db = match &args.db {
+        None => DbChoice::Off,
+        Some(p) if p.as_os_str().is_empty() => DbChoice::Folder,
+        Some(p) => DbChoice::File(p.clone()),
+    };
     if let Some(Margin(m)) = args.vary {
         opts.random_margin = m;
         opts.seed = clock_seed();

@@ -11,7 +11,7 @@ pub mod setup;
 pub mod swap2;
 
 pub use command::{parse_line, Command, ParseError};
-pub use session::{Flow, Options, Session};
+pub use session::{DbChoice, Flow, Options, Session, DB_FILE};
 
 /// Is `answer` one well-formed line of what a brain may print: `OK`, `SWAP`, `ERROR ...`,
 /// `UNKNOWN ...`, `MESSAGE ...`, `INFO ...` (Yixin-Board's PV blocks), the ABOUT line, `FORBID ....`, or one or more `x,y` points

@@ -48,7 +48,24 @@ pub struct Options {
     pub seed: u64,
     /// The evaluation (the brain's `--eval classical|default|FILE`).
     pub eval: crate::eval::Evaluation,
+    /// The position database (the brain's `--db`), opened before the first move.
+    pub db: DbChoice,
 }
+
+/// Where the brain keeps its position database.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DbChoice {
+    /// No database.
+    #[default]
+    Off,
+    /// This file.
+    File(PathBuf),
+    /// [`DB_FILE`] in the folder of `INFO folder` (none if the manager sends no folder).
+    Folder,
+}
+
+/// The database's file name under `INFO folder` (`--db` without a file).
+pub const DB_FILE: &str = "wuzi.db";
 
 impl Default for Options {
     fn default() -> Self {
@@ -61,6 +78,7 @@ impl Default for Options {
             random_margin: None,
             seed: Config::default().seed,
             eval: crate::eval::Evaluation::Default,
+            db: DbChoice::Off,
         }
     }
 }
@@ -90,6 +108,8 @@ pub struct Session {
     own: Option<Color>,
     pending_stops: Arc<AtomicI64>,
     saved_games: u32,
+    /// The database choice has been acted on (opened, or found unusable and reported).
+    db_tried: bool,
     /// When the line being handled arrived ([`Session::handle_line_at`]): the time it waited
     /// behind earlier lines is taken from its turn.
     received: Option<Instant>,
@@ -143,6 +163,7 @@ impl Session {
             own: None,
             pending_stops: Arc::new(AtomicI64::new(0)),
             saved_games: 0,
+            db_tried: false,
             received: None,
             detail: Detail::default(),
         }
@@ -444,10 +465,12 @@ impl Session {
             GameStatus::Draw => return Err("the game is over: the board is full".into()),
             _ => {}
         }
+        self.open_db(out);
         let limits = self.limits();
         let mut report = self.reporter(&mut *out);
         let best = self.engine.think(Level::Full, &limits, &mut report).best;
         drop(report);
+        self.db_notes(out);
         if best.is_none() {
             return Err(self.no_move_reason());
         }
@@ -668,8 +691,46 @@ impl Session {
         Ok(())
     }
 
-    /// Writes the game so far under `INFO folder` (if set, allowed, and the game has moves).
+    /// Opens the database the options name, once, before the first move (`INFO folder`
+    /// comes after the brain starts); a file that cannot be used is reported and the brain
+    /// plays on without it.
+    fn open_db(&mut self, out: Out) {
+        if self.db_tried {
+            return;
+        }
+        self.db_tried = true;
+        let path = match (&self.opts.db, &self.folder) {
+            (DbChoice::Off, _) => return,
+            (DbChoice::File(p), _) => p.clone(),
+            (DbChoice::Folder, Some(dir)) => dir.join(DB_FILE),
+            (DbChoice::Folder, None) => {
+                out("MESSAGE no INFO folder for the database: playing on without it");
+                return;
+            }
+        };
+        match crate::db::Db::open(&path) {
+            Ok(db) => self.engine.set_db(Some(db)),
+            Err(e) => out(&format!(
+                "MESSAGE {}",
+                printable(&format!("database {e}; playing on without it"))
+            )),
+        }
+    }
+
+    /// Shows what the database reported (as `MESSAGE` lines).
+    fn db_notes(&mut self, out: Out) {
+        for note in self.engine.take_db_notes() {
+            out(&format!("MESSAGE {}", printable(&note)));
+        }
+    }
+
+    /// Ends the game: learns from it if it has a known result and a database is open, and
+    /// writes it under `INFO folder` (if set, allowed, and the game has moves).
     fn save_record(&mut self, out: Out) {
+        if self.started {
+            self.engine.learn_game();
+            self.db_notes(out);
+        }
         let Some(dir) = self.folder.clone().filter(|_| self.opts.write_records) else {
             return;
         };

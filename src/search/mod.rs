@@ -143,6 +143,10 @@ pub struct Shared<'a> {
     pub net: Option<&'a crate::eval::net::Network>,
     /// Root moves the search leaves out (Yixin-Board's `YXBLOCK`, for analysis).
     pub excluded: &'a [Pos],
+    /// Root moves to play less readily, with a penalty in centi-stones that their search
+    /// scores lose unless the search proves them won or lost (the position database's
+    /// advice; empty without one, and then the search is exactly as without the field).
+    pub root_penalties: &'a [(Pos, i32)],
 }
 
 impl Shared<'_> {

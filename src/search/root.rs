@@ -386,22 +386,27 @@ impl Searcher<'_> {
                 }
                 _ => alpha,
             };
+            // A penalised move is searched with its window raised by the penalty, so that
+            // its score less the penalty is compared with the bounds.
+            let pen = self.root_penalty(p);
+            let (a, b, f) = (raise(alpha, pen), raise(beta, pen), raise(floor, pen));
             self.move_threat[0] = self.board.threat(p, me);
             self.make_move(p);
             self.nodes += 1;
             let score = if i == 0 {
-                -self.negamax((depth - 1) * ONE_PLY, -beta, -alpha, 1, true)
+                -self.negamax((depth - 1) * ONE_PLY, -b, -a, 1, true)
             } else {
-                let mut s = -self.negamax((depth - 1 - r) * ONE_PLY, -floor - 1, -floor, 1, false);
-                if r > 0 && s > floor {
-                    s = -self.negamax((depth - 1) * ONE_PLY, -floor - 1, -floor, 1, false);
+                let mut s = -self.negamax((depth - 1 - r) * ONE_PLY, -f - 1, -f, 1, false);
+                if r > 0 && s > f {
+                    s = -self.negamax((depth - 1) * ONE_PLY, -f - 1, -f, 1, false);
                 }
-                if s > floor && s < beta {
-                    -self.negamax((depth - 1) * ONE_PLY, -beta, -floor, 1, true)
+                if s > f && s < b {
+                    -self.negamax((depth - 1) * ONE_PLY, -b, -f, 1, true)
                 } else {
                     s
                 }
             };
+            let score = penalised(score, pen);
             self.undo_move();
             if self.aborted {
                 break;
@@ -429,6 +434,15 @@ impl Searcher<'_> {
         best
     }
 
+    /// The penalty of root move `p` ([`Shared::root_penalties`]; 0 for most moves).
+    fn root_penalty(&self, p: Pos) -> i32 {
+        let list = self.shared.root_penalties;
+        if list.is_empty() {
+            return 0;
+        }
+        list.iter().find(|m| m.0 == p).map_or(0, |m| m.1)
+    }
+
     /// Follows the table from the root's best move.
     pub(super) fn pv_line(&mut self, first: Pos) -> Vec<Pos> {
         let mut pv = vec![first];
@@ -450,5 +464,25 @@ impl Searcher<'_> {
             self.board.undo();
         }
         pv
+    }
+}
+
+/// A root bound raised by a move's penalty (within the score range).
+fn raise(bound: i32, pen: i32) -> i32 {
+    if pen == 0 {
+        bound
+    } else {
+        bound.saturating_add(pen).clamp(-INF, INF)
+    }
+}
+
+/// A root move's search score less its penalty. A proven result is kept as it is, and a
+/// penalised score stays above every proven loss: a penalty reorders the moves the search
+/// has not decided and never makes a move it proves lost preferable.
+fn penalised(score: i32, pen: i32) -> i32 {
+    if pen == 0 || score.abs() >= MATE_BOUND {
+        score
+    } else {
+        (score - pen).max(1 - MATE_BOUND)
     }
 }

@@ -1,0 +1,308 @@
+//! Learning: what a finished game and a search teach the database, and the advice it gives
+//! the root search.
+//!
+//! A finished game adds its result to the outcomes of every move played in it, and carries
+//! proofs backwards along its moves: a position whose mover's move led to a position lost
+//! for the other side is won; a position where the mover had to stop a four (or could not
+//! stop two) and the game's move led to a position won for the other side is lost. Each
+//! search stores its root result, and a proven one as a proof. So a game the engine lost
+//! leaves its last free choice before the loss pointing at a position proven won for the
+//! opponent, and the root search there is told to avoid that move.
+
+use super::key::Canon;
+use super::record::{Deep, Outcomes, Proven};
+use super::{Db, DbError};
+use crate::board::Board;
+use crate::movegen::{generate, GenKind, MoveList};
+use crate::search::mate_distance;
+use crate::threat::Threat;
+use crate::types::{Color, Pos, Rule};
+
+/// Penalty of a root move after which the database holds a proof that the opponent wins:
+/// above any evaluation of an undecided position (they stay within a few thousand), so the
+/// move is played only if every other move is worse, and below a proven loss (the search
+/// keeps penalised scores above those), so a fresh proof that the others lose still wins.
+pub const PROVEN_LOSS_PENALTY: i32 = 10_000;
+/// Penalty per game more lost than won after a root move: a sixth of an open three's worth
+/// (about 300), so a single lost game reorders only moves the search finds nearly equal.
+pub const LOSS_PENALTY: i32 = 50;
+/// Most penalty game statistics alone give a move: less than an open three, so statistics
+/// never outweigh a tactical difference the search sees.
+pub const OUTCOME_PENALTY_CAP: i32 = 250;
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// This side won.
+    Won(Color),
+    /// A draw.
+    Draw,
+}
+
+/// The database's advice for a root: penalties of root moves (in the board's orientation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Advice {
+    /// Moves with a penalty in centi-stones (only moves with one).
+    pub penalties: Vec<(Pos, i32)>,
+}
+
+/// What is known about a position, in its own orientation (for the prompt's `db`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// The position's proof (its move mapped back).
+    pub proven: Option<Proven>,
+    /// Its deepest search (its move mapped back).
+    pub deep: Option<Deep>,
+    /// Game outcomes per move (moves mapped back), most played first.
+    pub moves: Vec<Outcomes>,
+    /// Moves after which the position is proven: the proof is from the other side's view.
+    pub children: Vec<(Pos, Proven)>,
+    /// The root penalties these give.
+    pub advice: Advice,
+}
+
+/// What a game taught.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Learned {
+    /// Positions whose outcomes were updated.
+    pub positions: usize,
+    /// Proofs derived from the game.
+    pub proofs: usize,
+}
+
+/// The penalty that `outcomes` and a child's proof give a root move.
+fn penalty(outcomes: Option<&Outcomes>, child: Option<&Proven>) -> i32 {
+    let mut pen = 0;
+    if child.is_some_and(|p| p.win) {
+        pen += PROVEN_LOSS_PENALTY;
+    }
+    if let Some(o) = outcomes {
+        let net = o.losses.saturating_sub(o.wins) as i64;
+        pen += (net * LOSS_PENALTY as i64).min(OUTCOME_PENALTY_CAP as i64) as i32;
+    }
+    pen
+}
+
+impl Db {
+    /// Everything known about `board`'s position and the positions its candidate moves
+    /// lead to, in one read.
+    pub fn known(&self, board: &mut Board) -> Result<Known, DbError> {
+        let root = Canon::of(board);
+        let mut list = MoveList::new();
+        generate(board, GenKind::Candidates, &mut list);
+        let moves: Vec<Pos> = list.iter().collect();
+        let children: Vec<Canon> = moves.iter().map(|&p| Canon::after(board, p)).collect();
+        let mut keys: Vec<&[u8]> = vec![&root.key];
+        keys.extend(children.iter().map(|c| c.key.as_slice()));
+        let mut recs = self.store().get(&keys)?.into_iter();
+        let rec = recs.next().flatten().unwrap_or_default();
+        let mut known = Known {
+            proven: rec.proven.map(|p| Proven {
+                best: root.from_canonical(p.best),
+                ..p
+            }),
+            deep: rec.deep.map(|d| Deep {
+                best: root.from_canonical(d.best),
+                ..d
+            }),
+            moves: rec
+                .moves
+                .iter()
+                .map(|o| Outcomes {
+                    mv: root.from_canonical(o.mv),
+                    ..*o
+                })
+                .collect(),
+            ..Known::default()
+        };
+        known
+            .moves
+            .sort_by_key(|o| std::cmp::Reverse(o.wins + o.draws + o.losses));
+        for (&p, child) in moves.iter().zip(recs) {
+            let proof = child.and_then(|c| c.proven);
+            let pen = penalty(rec.outcomes(root.to_canonical(p)), proof.as_ref());
+            if pen > 0 {
+                known.advice.penalties.push((p, pen));
+            }
+            if let Some(pr) = proof {
+                known.children.push((
+                    p,
+                    Proven {
+                        best: Pos::NONE,
+                        ..pr
+                    },
+                ));
+            }
+        }
+        Ok(known)
+    }
+
+    /// The penalties of `board`'s root moves.
+    pub fn advice(&self, board: &mut Board) -> Result<Advice, DbError> {
+        Ok(self.known(board)?.advice)
+    }
+
+    /// Stores a root search of `board`: its depth, score (for the side to move) and move,
+    /// and a proof if the score is one.
+    pub fn store_search(
+        &self,
+        board: &Board,
+        best: Pos,
+        score: i32,
+        depth: i32,
+    ) -> Result<(), DbError> {
+        if best.is_none() || depth < 1 {
+            return Ok(());
+        }
+        let c = Canon::of(board);
+        let best = c.to_canonical(best);
+        self.store().write(|w| {
+            w.update(&c.key, |r| {
+                if let Some(d) = mate_distance(score) {
+                    r.prove(Proven {
+                        win: d > 0,
+                        distance: d.unsigned_abs().min(u16::MAX as u32) as u16,
+                        best: if d > 0 { best } else { Pos::NONE },
+                    });
+                }
+                r.deepen(Deep {
+                    depth: depth.clamp(0, u8::MAX as i32) as u8,
+                    score,
+                    best,
+                });
+            })
+        })
+    }
+
+    /// Learns from a finished game of `moves` (black first, `Pos::NONE` passes) on a `size`
+    /// board under `rule`, in one transaction: outcomes of every move, and the proofs the
+    /// game carries backwards. `now` dates the outcomes (seconds since 1970). A move list
+    /// that is not a game (off the board, on a stone) teaches nothing.
+    pub fn learn_game(
+        &self,
+        size: usize,
+        rule: Rule,
+        moves: &[Pos],
+        end: GameEnd,
+        now: u64,
+    ) -> Result<Learned, DbError> {
+        let Some(steps) = replay(size, rule, moves) else {
+            return Ok(Learned::default());
+        };
+        self.store().write(|w| {
+            w.count("games", 1)?;
+            let mut learned = Learned::default();
+            // The proof of the position after the step, from its mover's view.
+            let mut next: Option<Proven> = None;
+            for (i, s) in steps.iter().enumerate().rev() {
+                let mut rec = w.get(&s.canon.key)?;
+                let mv = s.canon.to_canonical(s.mv);
+                if !s.mv.is_none() {
+                    let o = rec.outcomes_mut(mv);
+                    match end {
+                        GameEnd::Won(c) if c == s.mover => o.wins += 1,
+                        GameEnd::Won(_) => o.losses += 1,
+                        GameEnd::Draw => o.draws += 1,
+                    }
+                    o.last = now;
+                    learned.positions += 1;
+                }
+                if i + 1 == steps.len() && s.fives {
+                    // The last move made a five.
+                    next = Some(Proven {
+                        win: false,
+                        distance: 0,
+                        best: Pos::NONE,
+                    });
+                }
+                let derived = match next {
+                    Some(n) if !n.win => Some(Proven {
+                        win: true,
+                        distance: n.distance.saturating_add(1),
+                        best: mv,
+                    }),
+                    Some(n) if s.forced => Some(Proven {
+                        win: false,
+                        distance: n.distance.saturating_add(1),
+                        best: Pos::NONE,
+                    }),
+                    _ => None,
+                };
+                if let Some(p) = derived {
+                    if rec.proven != Some(p) {
+                        learned.proofs += 1;
+                    }
+                    rec.prove(p);
+                }
+                next = rec.proven;
+                w.put(&s.canon.key, &rec)?;
+            }
+            Ok(learned)
+        })
+    }
+}
+
+/// One move of a game as learning needs it.
+struct Step {
+    canon: Canon,
+    mv: Pos,
+    mover: Color,
+    /// The move made a five.
+    fives: bool,
+    /// Every move but this one loses at once: the mover has no five and the other side has
+    /// two five points, or one and this move takes it.
+    forced: bool,
+}
+
+/// The steps of `moves`, or `None` if they are not a game on this board.
+fn replay(size: usize, rule: Rule, moves: &[Pos]) -> Option<Vec<Step>> {
+    if !(crate::types::MIN_SIZE..=crate::types::MAX_SIZE).contains(&size) {
+        return None;
+    }
+    let mut board = Board::new(size, rule);
+    let mut steps = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let mover = board.to_move();
+        let canon = Canon::of(&board);
+        let theirs = board.count(!mover, Threat::Five);
+        let ours = board.count(mover, Threat::Five);
+        if mv.is_none() {
+            steps.push(Step {
+                canon,
+                mv,
+                mover,
+                fives: false,
+                forced: ours == 0 && theirs >= 2,
+            });
+            board.make_pass();
+            continue;
+        }
+        if !mv.on_board(size) || !board.is_empty(mv) {
+            return None;
+        }
+        let fives = board.makes_five(mv, mover);
+        let forced = ours == 0 && (theirs >= 2 || (theirs == 1 && board.makes_five(mv, !mover)));
+        steps.push(Step {
+            canon,
+            mv,
+            mover,
+            fives,
+            forced,
+        });
+        board.make(mv);
+        if fives {
+            break;
+        }
+    }
+    Some(steps)
+}
+
+/// Records of a finished game for tests and tools: the canonical key of the position before
+/// each move.
+pub fn game_keys(size: usize, rule: Rule, moves: &[Pos]) -> Vec<Vec<u8>> {
+    replay(size, rule, moves)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| s.canon.key)
+        .collect()
+}

@@ -1,0 +1,276 @@
+//! The file: a redb database with one table of positions (canonical key to record bytes)
+//! and one of counters. The file is opened for each access and closed after it, so that two
+//! processes (two brains of a tournament) can share it: redb locks the file while it is
+//! open, and an access that finds it locked waits a little and tries again.
+
+use super::record::Record;
+use super::DbError;
+use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Canonical position key -> encoded [`Record`].
+const POSITIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("positions");
+/// Counters: `format` (the layout version), `games` (games learned from).
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// The layout version this build writes; a file with a larger one is refused.
+const LAYOUT: u64 = 1;
+
+/// How long an access waits for another process to close the file. A process holds it for
+/// one root probe or one game's write (a few milliseconds); this is far beyond that, and a
+/// move pays it at most twice (probe and write-back), within the grace a manager gives.
+pub const LOCK_WAIT: Duration = Duration::from_millis(300);
+/// Pause between two tries to open a locked file.
+const LOCK_RETRY: Duration = Duration::from_millis(5);
+/// redb's page cache per open: a root probe reads a few pages, a game writes a few dozen.
+const CACHE_BYTES: usize = 4 << 20;
+
+/// The database file.
+#[derive(Clone, Debug)]
+pub struct Store {
+    path: PathBuf,
+}
+
+/// Counts of a database.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions stored.
+    pub positions: u64,
+    /// Of them, with a proven result.
+    pub proven: u64,
+    /// Of them, with a search result.
+    pub searched: u64,
+    /// Games learned from.
+    pub games: u64,
+    /// The file's size in bytes.
+    pub bytes: u64,
+}
+
+impl Store {
+    /// Opens (creating if missing) and checks the file once; it is closed again at once.
+    pub fn open(path: &Path) -> Result<Store, DbError> {
+        let store = Store {
+            path: path.to_path_buf(),
+        };
+        store.write(|_| Ok(()))?;
+        Ok(store)
+    }
+
+    /// The file, not opened (another process holds it).
+    pub(crate) fn unchecked(path: &Path) -> Store {
+        Store {
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn err(&self, e: impl Into<redb::Error>) -> DbError {
+        DbError::from_redb(&self.path, e.into())
+    }
+
+    /// Opens the file, waiting up to [`LOCK_WAIT`] for another process to close it.
+    fn database(&self) -> Result<Database, DbError> {
+        let start = Instant::now();
+        loop {
+            match Database::builder()
+                .set_cache_size(CACHE_BYTES)
+                .create(&self.path)
+            {
+                Ok(db) => return Ok(db),
+                Err(redb::DatabaseError::DatabaseAlreadyOpen) if start.elapsed() < LOCK_WAIT => {
+                    std::thread::sleep(LOCK_RETRY)
+                }
+                Err(e) => return Err(self.err(e)),
+            }
+        }
+    }
+
+    /// Reads the records of `keys` (`None` for a position not stored) in one transaction.
+    pub fn get(&self, keys: &[&[u8]]) -> Result<Vec<Option<Record>>, DbError> {
+        let db = self.database()?;
+        let tx = db.begin_read().map_err(|e| self.err(e))?;
+        let table = match tx.open_table(POSITIONS) {
+            Ok(t) => t,
+            // A file no write has set up yet (made by another program): nothing is known.
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(vec![None; keys.len()]),
+            Err(e) => return Err(self.err(e)),
+        };
+        keys.iter()
+            .map(|k| {
+                let v = table.get(*k).map_err(|e| self.err(e))?;
+                v.map(|v| self.decode(v.value())).transpose()
+            })
+            .collect()
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Record, DbError> {
+        Record::decode(bytes).ok_or_else(|| DbError::Corrupt {
+            path: self.path.display().to_string(),
+            reason: "a record that this version cannot read".into(),
+        })
+    }
+
+    /// Runs `f` in one write transaction and commits it (durably) if `f` succeeds: all of
+    /// its changes land, or none.
+    pub fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Writer) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
+        let db = self.database()?;
+        let tx = db.begin_write().map_err(|e| self.err(e))?;
+        let out = {
+            let mut meta = tx.open_table(META).map_err(|e| self.err(e))?;
+            let layout = meta
+                .get("format")
+                .map_err(|e| self.err(e))?
+                .map(|v| v.value());
+            match layout {
+                Some(v) if v > LAYOUT => {
+                    return Err(DbError::Version {
+                        path: self.path.display().to_string(),
+                        found: v,
+                    })
+                }
+                Some(_) => {}
+                None => {
+                    meta.insert("format", LAYOUT).map_err(|e| self.err(e))?;
+                }
+            }
+            let table = tx.open_table(POSITIONS).map_err(|e| self.err(e))?;
+            let mut w = Writer {
+                store: self,
+                table,
+                meta,
+            };
+            f(&mut w)?
+        };
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(out)
+    }
+
+    /// Counts of the file.
+    pub fn stats(&self) -> Result<Stats, DbError> {
+        let mut s = Stats::default();
+        self.for_each(|_, r| {
+            s.positions += 1;
+            s.proven += r.proven.is_some() as u64;
+            s.searched += r.deep.is_some() as u64;
+        })?;
+        s.games = self.counter("games")?;
+        s.bytes = std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        Ok(s)
+    }
+
+    fn counter(&self, name: &str) -> Result<u64, DbError> {
+        let db = self.database()?;
+        let tx = db.begin_read().map_err(|e| self.err(e))?;
+        match tx.open_table(META) {
+            Ok(t) => Ok(t
+                .get(name)
+                .map_err(|e| self.err(e))?
+                .map_or(0, |v| v.value())),
+            Err(redb::TableError::TableDoesNotExist(_)) => Ok(0),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
+    /// Calls `f` with every position's key and record, in key order.
+    pub fn for_each(&self, mut f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
+        let db = self.database()?;
+        let tx = db.begin_read().map_err(|e| self.err(e))?;
+        let table = match tx.open_table(POSITIONS) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+            Err(e) => return Err(self.err(e)),
+        };
+        for entry in table.iter().map_err(|e| self.err(e))? {
+            let (k, v) = entry.map_err(|e| self.err(e))?;
+            f(k.value(), &self.decode(v.value())?);
+        }
+        Ok(())
+    }
+
+    /// Positions stored (without reading them).
+    pub fn len(&self) -> Result<u64, DbError> {
+        let db = self.database()?;
+        let tx = db.begin_read().map_err(|e| self.err(e))?;
+        match tx.open_table(POSITIONS) {
+            Ok(t) => t.len().map_err(|e| self.err(e)),
+            Err(redb::TableError::TableDoesNotExist(_)) => Ok(0),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
+    /// Does the file hold no position?
+    pub fn is_empty(&self) -> Result<bool, DbError> {
+        Ok(self.len()? == 0)
+    }
+}
+
+/// The tables inside one write transaction.
+pub struct Writer<'s, 't> {
+    store: &'s Store,
+    table: redb::Table<'t, &'static [u8], &'static [u8]>,
+    meta: redb::Table<'t, &'static str, u64>,
+}
+
+impl Writer<'_, '_> {
+    /// The record of `key`, or an empty one.
+    pub fn get(&self, key: &[u8]) -> Result<Record, DbError> {
+        let v = self.table.get(key).map_err(|e| self.store.err(e))?;
+        match v {
+            Some(v) => self.store.decode(v.value()),
+            None => Ok(Record::default()),
+        }
+    }
+
+    /// Stores `rec` under `key`.
+    pub fn put(&mut self, key: &[u8], rec: &Record) -> Result<(), DbError> {
+        self.table
+            .insert(key, rec.encode().as_slice())
+            .map_err(|e| self.store.err(e))?;
+        Ok(())
+    }
+
+    /// Changes the record of `key` with `f` and stores it.
+    pub fn update(&mut self, key: &[u8], f: impl FnOnce(&mut Record)) -> Result<(), DbError> {
+        let mut rec = self.get(key)?;
+        f(&mut rec);
+        self.put(key, &rec)
+    }
+
+    /// Removes the positions for which `keep` says false; returns how many.
+    pub fn retain(&mut self, mut keep: impl FnMut(&[u8], &Record) -> bool) -> Result<u64, DbError> {
+        let mut gone: Vec<Vec<u8>> = Vec::new();
+        for entry in self.table.iter().map_err(|e| self.store.err(e))? {
+            let (k, v) = entry.map_err(|e| self.store.err(e))?;
+            if !keep(k.value(), &self.store.decode(v.value())?) {
+                gone.push(k.value().to_vec());
+            }
+        }
+        for k in &gone {
+            self.table
+                .remove(k.as_slice())
+                .map_err(|e| self.store.err(e))?;
+        }
+        Ok(gone.len() as u64)
+    }
+
+    /// Adds `n` to the counter `name`.
+    pub fn count(&mut self, name: &str, n: u64) -> Result<(), DbError> {
+        let old = self
+            .meta
+            .get(name)
+            .map_err(|e| self.store.err(e))?
+            .map_or(0, |v| v.value());
+        self.meta
+            .insert(name, old.saturating_add(n))
+            .map_err(|e| self.store.err(e))?;
+        Ok(())
+    }
+}
