@@ -184,6 +184,8 @@ pub struct Engine {
     db: Option<Db>,
     /// What the database reported since the front end last asked ([`Engine::take_db_notes`]).
     db_notes: Vec<String>,
+    /// Search results to write with the database's next access.
+    db_pending: Vec<crate::db::SearchNote>,
     /// The last search's proven result: who wins, and the ply of the position it searched.
     verdict: Option<(GameEnd, usize)>,
     /// The game has been learned from since its last change ([`Engine::learn_game`]).
@@ -210,6 +212,7 @@ impl Engine {
             excluded: Vec::new(),
             db: None,
             db_notes: Vec::new(),
+            db_pending: Vec::new(),
             verdict: None,
             learned: false,
         })

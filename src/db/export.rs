@@ -86,7 +86,12 @@ fn colour_name(c: Color) -> &'static str {
 
 /// The line of a stored position (`None` if the key is not one).
 pub fn to_line(key: &[u8], rec: &Record) -> Option<Line> {
-    let (size, rule, side, stones) = decode_key(key)?;
+    let super::key::KeyParts {
+        size,
+        rule,
+        to_move: side,
+        stones,
+    } = decode_key(key)?;
     let pick = |c: Color| -> Vec<String> {
         stones
             .iter()

@@ -174,9 +174,21 @@ pub fn stones_of(board: &Board) -> Vec<(Pos, Color)> {
         .collect()
 }
 
-/// What a key says: size, rule, side to move and stones (for export and `db` listings).
-/// `None` if the bytes are not a key.
-pub fn decode_key(key: &[u8]) -> Option<(usize, Rule, Color, Vec<(Pos, Color)>)> {
+/// What a key says (for export and tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyParts {
+    /// Board size.
+    pub size: usize,
+    /// The rule.
+    pub rule: Rule,
+    /// The side to move.
+    pub to_move: Color,
+    /// The stones, in row order of the canonical orientation.
+    pub stones: Vec<(Pos, Color)>,
+}
+
+/// What a key says; `None` if the bytes are not a key.
+pub fn decode_key(key: &[u8]) -> Option<KeyParts> {
     let (&n, rest) = key.split_first()?;
     let n = n as usize;
     if !(crate::types::MIN_SIZE..=crate::types::MAX_SIZE).contains(&n) {
@@ -198,7 +210,12 @@ pub fn decode_key(key: &[u8]) -> Option<(usize, Rule, Color, Vec<(Pos, Color)>)>
             _ => return None,
         }
     }
-    Some((n, rule, side, stones))
+    Some(KeyParts {
+        size: n,
+        rule,
+        to_move: side,
+        stones,
+    })
 }
 
 #[cfg(test)]
@@ -226,9 +243,9 @@ mod tests {
             (Pos::new(8, 7), Color::White),
         ];
         let c = Canon::from_stones(15, Rule::Renju, Color::Black, &stones);
-        let (n, rule, side, back) = decode_key(&c.key).expect("a key");
+        let k = decode_key(&c.key).expect("a key");
         assert_eq!(
-            (n, rule, side, back.len()),
+            (k.size, k.rule, k.to_move, k.stones.len()),
             (15, Rule::Renju, Color::Black, 2)
         );
         assert!(decode_key(&c.key[..10]).is_none());

@@ -10,7 +10,8 @@
 //! opponent, and the root search there is told to avoid that move.
 
 use super::key::Canon;
-use super::record::{Deep, Outcomes, Proven};
+use super::record::{Deep, Outcomes, Proven, Record};
+use super::store::Writer;
 use super::{Db, DbError};
 use crate::board::Board;
 use crate::movegen::{generate, GenKind, MoveList};
@@ -83,18 +84,72 @@ fn penalty(outcomes: Option<&Outcomes>, child: Option<&Proven>) -> i32 {
     pen
 }
 
-impl Db {
-    /// Everything known about `board`'s position and the positions its candidate moves
-    /// lead to, in one read.
-    pub fn known(&self, board: &mut Board) -> Result<Known, DbError> {
+/// A search's result waiting to be written ([`Db::note_search`]): written with the next
+/// access, so that a move opens the file once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchNote {
+    key: Vec<u8>,
+    best: Pos,
+    score: i32,
+    depth: i32,
+}
+
+impl SearchNote {
+    fn apply(&self, r: &mut Record) {
+        if let Some(d) = mate_distance(self.score) {
+            r.prove(Proven {
+                win: d > 0,
+                distance: d.unsigned_abs().min(u16::MAX as u32) as u16,
+                best: if d > 0 { self.best } else { Pos::NONE },
+            });
+        }
+        r.deepen(Deep {
+            depth: self.depth.clamp(0, u8::MAX as i32) as u8,
+            score: self.score,
+            best: self.best,
+        });
+    }
+}
+
+/// Writes `notes` in a write transaction.
+fn write_notes(w: &mut Writer, notes: &[SearchNote]) -> Result<(), DbError> {
+    for n in notes {
+        w.update(&n.key, |r| n.apply(r))?;
+    }
+    Ok(())
+}
+
+/// The keys a root probe reads: the root's, then each candidate move's child's.
+struct Probe {
+    root: Canon,
+    moves: Vec<Pos>,
+    children: Vec<Canon>,
+}
+
+impl Probe {
+    fn new(board: &mut Board) -> Probe {
         let root = Canon::of(board);
         let mut list = MoveList::new();
         generate(board, GenKind::Candidates, &mut list);
         let moves: Vec<Pos> = list.iter().collect();
-        let children: Vec<Canon> = moves.iter().map(|&p| Canon::after(board, p)).collect();
-        let mut keys: Vec<&[u8]> = vec![&root.key];
-        keys.extend(children.iter().map(|c| c.key.as_slice()));
-        let mut recs = self.store().get(&keys)?.into_iter();
+        let children = moves.iter().map(|&p| Canon::after(board, p)).collect();
+        Probe {
+            root,
+            moves,
+            children,
+        }
+    }
+
+    fn keys(&self) -> Vec<&[u8]> {
+        let mut keys: Vec<&[u8]> = vec![&self.root.key];
+        keys.extend(self.children.iter().map(|c| c.key.as_slice()));
+        keys
+    }
+
+    /// What the records of [`Probe::keys`] say, in the board's orientation.
+    fn known(&self, recs: Vec<Option<Record>>) -> Known {
+        let root = &self.root;
+        let mut recs = recs.into_iter();
         let rec = recs.next().flatten().unwrap_or_default();
         let mut known = Known {
             proven: rec.proven.map(|p| Proven {
@@ -118,23 +173,27 @@ impl Db {
         known
             .moves
             .sort_by_key(|o| std::cmp::Reverse(o.wins + o.draws + o.losses));
-        for (&p, child) in moves.iter().zip(recs) {
+        for (&p, child) in self.moves.iter().zip(recs) {
             let proof = child.and_then(|c| c.proven);
             let pen = penalty(rec.outcomes(root.to_canonical(p)), proof.as_ref());
             if pen > 0 {
                 known.advice.penalties.push((p, pen));
             }
             if let Some(pr) = proof {
-                known.children.push((
-                    p,
-                    Proven {
-                        best: Pos::NONE,
-                        ..pr
-                    },
-                ));
+                let best = Pos::NONE;
+                known.children.push((p, Proven { best, ..pr }));
             }
         }
-        Ok(known)
+        known
+    }
+}
+
+impl Db {
+    /// Everything known about `board`'s position and the positions its candidate moves
+    /// lead to, in one read.
+    pub fn known(&self, board: &mut Board) -> Result<Known, DbError> {
+        let probe = Probe::new(board);
+        Ok(probe.known(self.store().get(&probe.keys())?))
     }
 
     /// The penalties of `board`'s root moves.
@@ -142,8 +201,36 @@ impl Db {
         Ok(self.known(board)?.advice)
     }
 
-    /// Stores a root search of `board`: its depth, score (for the side to move) and move,
-    /// and a proof if the score is one.
+    /// Writes `notes` (earlier searches' results) and reads the penalties of `board`'s root
+    /// moves, opening the file once: a move's only access.
+    pub fn advise(&self, board: &mut Board, notes: &[SearchNote]) -> Result<Advice, DbError> {
+        if notes.is_empty() {
+            return self.advice(board);
+        }
+        let probe = Probe::new(board);
+        let recs = self.store().write(|w| {
+            write_notes(w, notes)?;
+            probe.keys().into_iter().map(|k| w.find(k)).collect()
+        })?;
+        Ok(probe.known(recs).advice)
+    }
+
+    /// A root search of `board` to store (its depth, score for the side to move and move,
+    /// and a proof if the score is one), not written yet: see [`Db::advise`].
+    pub fn note_search(board: &Board, best: Pos, score: i32, depth: i32) -> Option<SearchNote> {
+        if best.is_none() || depth < 1 {
+            return None;
+        }
+        let c = Canon::of(board);
+        Some(SearchNote {
+            best: c.to_canonical(best),
+            key: c.key,
+            score,
+            depth,
+        })
+    }
+
+    /// Stores a root search of `board` at once ([`Db::note_search`], written).
     pub fn store_search(
         &self,
         board: &Board,
@@ -151,33 +238,25 @@ impl Db {
         score: i32,
         depth: i32,
     ) -> Result<(), DbError> {
-        if best.is_none() || depth < 1 {
+        match Db::note_search(board, best, score, depth) {
+            Some(n) => self.write_notes(&[n]),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes `notes` in one transaction.
+    pub fn write_notes(&self, notes: &[SearchNote]) -> Result<(), DbError> {
+        if notes.is_empty() {
             return Ok(());
         }
-        let c = Canon::of(board);
-        let best = c.to_canonical(best);
-        self.store().write(|w| {
-            w.update(&c.key, |r| {
-                if let Some(d) = mate_distance(score) {
-                    r.prove(Proven {
-                        win: d > 0,
-                        distance: d.unsigned_abs().min(u16::MAX as u32) as u16,
-                        best: if d > 0 { best } else { Pos::NONE },
-                    });
-                }
-                r.deepen(Deep {
-                    depth: depth.clamp(0, u8::MAX as i32) as u8,
-                    score,
-                    best,
-                });
-            })
-        })
+        self.store().write(|w| write_notes(w, notes))
     }
 
     /// Learns from a finished game of `moves` (black first, `Pos::NONE` passes) on a `size`
     /// board under `rule`, in one transaction: outcomes of every move, and the proofs the
     /// game carries backwards. `now` dates the outcomes (seconds since 1970). A move list
-    /// that is not a game (off the board, on a stone) teaches nothing.
+    /// that is not a game (off the board, on a stone) teaches nothing. `notes` (searches
+    /// not written yet) are written first, in the same transaction.
     pub fn learn_game(
         &self,
         size: usize,
@@ -185,11 +264,13 @@ impl Db {
         moves: &[Pos],
         end: GameEnd,
         now: u64,
+        notes: &[SearchNote],
     ) -> Result<Learned, DbError> {
         let Some(steps) = replay(size, rule, moves) else {
-            return Ok(Learned::default());
+            return self.write_notes(notes).map(|_| Learned::default());
         };
         self.store().write(|w| {
+            write_notes(w, notes)?;
             w.count("games", 1)?;
             let mut learned = Learned::default();
             // The proof of the position after the step, from its mover's view.

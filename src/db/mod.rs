@@ -20,7 +20,7 @@ pub mod record;
 pub mod store;
 
 pub use key::Canon;
-pub use learn::{Advice, GameEnd, Known, Learned};
+pub use learn::{Advice, GameEnd, Known, Learned, SearchNote};
 pub use record::{Deep, Outcomes, Proven, Record};
 pub use store::{Stats, Store};
 
@@ -78,6 +78,15 @@ impl DbError {
         match e {
             redb::Error::DatabaseAlreadyOpen => DbError::Locked { path },
             redb::Error::Io(io) => {
+                if matches!(
+                    io.kind(),
+                    std::io::ErrorKind::InvalidData | std::io::ErrorKind::UnexpectedEof
+                ) {
+                    return DbError::Corrupt {
+                        path,
+                        reason: io.to_string(),
+                    };
+                }
                 let reason = match io.kind() {
                     std::io::ErrorKind::PermissionDenied => {
                         "cannot be opened for writing (read-only file or folder)".to_string()

@@ -18,9 +18,11 @@ const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 const LAYOUT: u64 = 1;
 
 /// How long an access waits for another process to close the file. A process holds it for
-/// one root probe or one game's write (a few milliseconds); this is far beyond that, and a
-/// move pays it at most twice (probe and write-back), within the grace a manager gives.
-pub const LOCK_WAIT: Duration = Duration::from_millis(300);
+/// one move's probe and write-back or one game's write (10 to 20 ms in a release build, most
+/// of it redb's syncs of the file at open, commit and close; ten times that in the test
+/// profile, whose dependencies are not optimised). A move makes one access, before its
+/// search starts, so a wait comes out of the move's time and never overruns it.
+pub const LOCK_WAIT: Duration = Duration::from_secs(1);
 /// Pause between two tries to open a locked file.
 const LOCK_RETRY: Duration = Duration::from_millis(5);
 /// redb's page cache per open: a root probe reads a few pages, a game writes a few dozen.
@@ -75,6 +77,7 @@ impl Store {
 
     /// Opens the file, waiting up to [`LOCK_WAIT`] for another process to close it.
     fn database(&self) -> Result<Database, DbError> {
+        check_length(&self.path)?;
         let start = Instant::now();
         loop {
             match Database::builder()
@@ -229,6 +232,12 @@ impl Writer<'_, '_> {
         }
     }
 
+    /// The record of `key`, if stored.
+    pub fn find(&self, key: &[u8]) -> Result<Option<Record>, DbError> {
+        let v = self.table.get(key).map_err(|e| self.store.err(e))?;
+        v.map(|v| self.store.decode(v.value())).transpose()
+    }
+
     /// Stores `rec` under `key`.
     pub fn put(&mut self, key: &[u8], rec: &Record) -> Result<(), DbError> {
         self.table
@@ -273,4 +282,50 @@ impl Writer<'_, '_> {
             .map_err(|e| self.store.err(e))?;
         Ok(())
     }
+}
+
+/// The start of every redb file.
+const MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
+/// The only page size redb 2.6 opens.
+const PAGE: u64 = 4096;
+
+/// Refuses a file that redb would not report but assert on: redb 2.6 panics (which aborts a
+/// release build) on a file shorter than its header says, as a cut-off copy is. The header
+/// (redb's `page_store/header.rs`) holds after the magic number, a byte and two of padding:
+/// the page size, then per region its header pages and most data pages, the count of full
+/// regions and the data pages of a trailing partial one (little-endian `u32`s); the file is
+/// one page of super-header and the regions. A missing or empty file is fine (redb makes a
+/// new database in it), a file with another start is left to redb (which reports it).
+fn check_length(path: &Path) -> Result<(), DbError> {
+    let Ok(bytes) = std::fs::File::open(path).and_then(|f| {
+        use std::io::Read;
+        let mut head = Vec::with_capacity(32);
+        f.take(32).read_to_end(&mut head)?;
+        Ok(head)
+    }) else {
+        return Ok(());
+    };
+    if bytes.len() < 32 || bytes[..9] != MAGIC {
+        return Ok(());
+    }
+    let field =
+        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]) as u64;
+    let (page, header, data, full, trailing) =
+        (field(12), field(16), field(20), field(24), field(28));
+    let corrupt = |reason: &str| DbError::Corrupt {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    };
+    if page != PAGE {
+        return Err(corrupt("a page size redb does not open"));
+    }
+    let regions = full * (header + data) + if trailing > 0 { header + trailing } else { 0 };
+    let want = PAGE.saturating_add(regions.saturating_mul(PAGE));
+    let have = std::fs::metadata(path).map_or(0, |m| m.len());
+    if have < want {
+        return Err(corrupt(&format!(
+            "{have} bytes where its header says {want}: cut off"
+        )));
+    }
+    Ok(())
 }

@@ -5,6 +5,10 @@
 
 use super::{Engine, GameStatus};
 use crate::db::{Advice, Db, DbError, GameEnd, Known, Learned};
+
+/// Most search results kept for the next access while the file is busy (a move's worth
+/// each; older ones are dropped rather than let the list grow without end).
+const MAX_PENDING: usize = 64;
 use crate::search::{mate_distance, Outcome};
 
 impl Engine {
@@ -39,13 +43,17 @@ impl Engine {
         }
     }
 
-    /// The database's penalties for the root moves (none without a database).
+    /// The database's penalties for the root moves (none without a database), with the
+    /// earlier searches' results written in the same access.
     pub(super) fn db_advice(&mut self) -> Advice {
         let Some(db) = &self.db else {
             return Advice::default();
         };
-        match db.advice(&mut self.board) {
-            Ok(a) => a,
+        match db.advise(&mut self.board, &self.db_pending) {
+            Ok(a) => {
+                self.db_pending.clear();
+                a
+            }
             Err(e) => {
                 self.db_failed(e);
                 Advice::default()
@@ -61,9 +69,9 @@ impl Engine {
             let winner = if d > 0 { side } else { !side };
             (GameEnd::Won(winner), self.board.ply())
         });
-        let Some(db) = &self.db else {
+        if self.db.is_none() {
             return;
-        };
+        }
         // The search's own score: the penalty it subtracted from an undecided move added back.
         let pen = advice
             .penalties
@@ -75,9 +83,11 @@ impl Engine {
         } else {
             out.score + pen
         };
-        if let Err(e) = db.store_search(&self.board, out.best, score, out.depth) {
-            self.db_failed(e);
+        if self.db_pending.len() >= MAX_PENDING {
+            self.db_pending.remove(0);
         }
+        self.db_pending
+            .extend(Db::note_search(&self.board, out.best, score, out.depth));
     }
 
     /// How the game ended, if that is known: a five, a forbidden move or a full board, or a
@@ -97,23 +107,30 @@ impl Engine {
         }
     }
 
-    /// Learns from the game if it has ended (see [`Engine::game_end`]) and was not learned
-    /// from since its last change: the outcomes of its moves and the proofs it carries go
-    /// into the database. Returns what was learned (`None`: no database, or no result).
+    /// Writes the searches' results not written yet, and learns from the game if it has
+    /// ended (see [`Engine::game_end`]) and was not learned from since its last change: the
+    /// outcomes of its moves and the proofs it carries go into the database, in one
+    /// transaction. Front ends call it when a game ends and before they quit. Returns what
+    /// was learned (`None`: no database, or no result).
     pub fn learn_game(&mut self) -> Option<Learned> {
-        let end = self.game_end()?;
-        if self.learned {
-            return None;
-        }
         let db = self.db.as_ref()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let b = &self.board;
-        match db.learn_game(b.size(), b.rule(), b.moves(), end, now) {
+        let end = self.game_end().filter(|_| !self.learned);
+        let written = match end {
+            Some(end) => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                let b = &self.board;
+                db.learn_game(b.size(), b.rule(), b.moves(), end, now, &self.db_pending)
+                    .map(Some)
+            }
+            None => db.write_notes(&self.db_pending).map(|_| None),
+        };
+        match written {
             Ok(l) => {
-                self.learned = true;
-                Some(l)
+                self.db_pending.clear();
+                self.learned |= l.is_some();
+                l
             }
             Err(e) => {
                 self.db_failed(e);

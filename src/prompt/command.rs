@@ -35,6 +35,8 @@ pub enum Cmd {
     Load(String),
     /// Show the board.
     Board,
+    /// Show what the position database knows about the position.
+    Db,
     /// List the commands.
     Help,
     /// Leave.
@@ -60,6 +62,7 @@ commands:
   save FILE        save the game (.sgf: SGF; .psq: Piskvork; other names: wuzi's text)
   load FILE        load a saved game (SGF, .psq or wuzi's text)
   board            show the board again
+  db               what the position database (wuzi --db FILE) knows here
   help             this text
   quit             leave (so does end of input)
 The board: X black, O white, (X) the last move, * a point forbidden to black (renju).
@@ -131,6 +134,7 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         "save" => Cmd::Save(need_file(arg, "save")?),
         "load" => Cmd::Load(need_file(arg, "load")?),
         "board" | "show" => Cmd::Board,
+        "db" => Cmd::Db,
         "help" | "?" | "h" => Cmd::Help,
         "quit" | "exit" | "q" => Cmd::Quit,
         _ if looks_like_move(line) => Cmd::Move(line.to_string()),

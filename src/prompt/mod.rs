@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod input;
+mod memory;
 pub mod verdict;
 pub mod view;
 
@@ -121,10 +122,10 @@ impl Prompt {
                     self.interrupt.presses.store(0, Ordering::SeqCst);
                     bytes
                 }
-                Read::End => return Ok(()),
+                Read::End => return self.learn(io),
                 Read::Interrupted => {
                     if self.interrupt.presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-                        return Ok(());
+                        return self.learn(io);
                     }
                     writeln!(io.out, "(Ctrl-C again, or quit, to leave.)")?;
                     continue;
@@ -150,7 +151,7 @@ impl Prompt {
             }
             match parse(line) {
                 Ok(None) => {}
-                Ok(Some(Cmd::Quit)) => return Ok(()),
+                Ok(Some(Cmd::Quit)) => return self.learn(io),
                 Ok(Some(cmd)) => {
                     if let Err(reason) = self.execute(cmd, io)? {
                         writeln!(io.out, "{reason}")?;
@@ -195,6 +196,7 @@ impl Prompt {
             Cmd::Save(file) => return self.save(&file, io),
             Cmd::Load(file) => return self.load(&file, io),
             Cmd::Board => self.show(io)?,
+            Cmd::Db => self.show_db(io)?,
             Cmd::Help => writeln!(io.out, "{HELP}")?,
             Cmd::Quit => {}
         }
@@ -333,8 +335,8 @@ impl Prompt {
         }
     }
 
-    /// Says how the game ended, if it has. Returns whether it has.
-    fn announce(&self, io: &mut Io) -> io::Result<bool> {
+    /// Says how the game ended, if it has, and learns from it. Returns whether it has.
+    fn announce(&mut self, io: &mut Io) -> io::Result<bool> {
         let n = self.size();
         let line = |cells: &[Pos]| {
             let words: Vec<String> = cells.iter().map(|&p| format_h8(p, n)).collect();
@@ -357,6 +359,7 @@ impl Prompt {
             GameStatus::Draw => "The board is full: a draw.".into(),
         };
         writeln!(io.out, "{text} Type new for another game.")?;
+        self.learn(io)?;
         Ok(true)
     }
 
@@ -392,6 +395,7 @@ impl Prompt {
         if tty {
             let _ = write!(io.err, "\r\x1b[K");
         }
+        self.db_notes(io)?;
         Ok(out)
     }
 

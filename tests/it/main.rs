@@ -11,6 +11,8 @@ mod board_props;
 mod cli;
 mod common;
 mod datagen;
+mod db;
+mod db_process;
 mod engine;
 mod golden;
 mod net;

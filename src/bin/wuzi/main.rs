@@ -1,7 +1,7 @@
 //! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
 //! `solve` runs the threat-space solver; `serve` the board in a browser; `datagen` makes
 //! self-play training data and `features` the trainer's input from it; `openings` makes
-//! balanced openings for matches. Each subcommand
+//! balanced openings for matches; `db` looks after the position database. Each subcommand
 //! lives in its own file beside this one, as an `Args` struct (its flags) and a `run`
 //! function (its work).
 //!
@@ -10,6 +10,7 @@
 //! `mod NAME;`, a variant of [`Command`] and an arm in `main`.
 
 mod datagen;
+mod db;
 mod features;
 mod openings;
 mod play;
@@ -23,10 +24,18 @@ use std::process::ExitCode;
 ///
 /// With no subcommand, wuzi plays a game at the prompt, as `wuzi play` does.
 #[derive(Parser)]
-#[command(name = "wuzi", version, propagate_version = true)]
+#[command(
+    name = "wuzi",
+    version,
+    propagate_version = true,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The prompt's flags without `play` (`wuzi --db FILE`).
+    #[command(flatten)]
+    play: play::Args,
 }
 
 /// The subcommands. Each one's help is the doc comment of its `Args`, in its own file.
@@ -38,16 +47,18 @@ enum Command {
     Datagen(datagen::Args),
     Features(features::Args),
     Openings(openings::Args),
+    Db(db::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Play(play::Args::default())) {
+    match cli.command.unwrap_or(Command::Play(cli.play)) {
         Command::Play(args) => play::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Datagen(args) => datagen::run(args),
         Command::Features(args) => features::run(args),
         Command::Openings(args) => openings::run(args),
+        Command::Db(args) => db::run(args),
     }
 }

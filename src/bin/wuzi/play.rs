@@ -11,9 +11,14 @@ use wuzi::prompt::{Io, Prompt};
 /// Moves are typed as h8 or x,y; `help` at the prompt lists its commands. The rule, board
 /// size, level and colours are set there too, not by flags.
 #[derive(clap::Args, Default)]
-pub struct Args {}
+pub struct Args {
+    /// Learn from finished games in the position database FILE (created if missing; see
+    /// docs/db.md); `db` at the prompt shows what it knows.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
+}
 
-pub fn run(_args: Args) -> ExitCode {
+pub fn run(args: Args) -> ExitCode {
     let mut prompt = match Prompt::new() {
         Ok(p) => p,
         Err(e) => {
@@ -21,6 +26,12 @@ pub fn run(_args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(path) = &args.db {
+        match wuzi::db::Db::open(path) {
+            Ok(db) => prompt.set_db(Some(db)),
+            Err(e) => eprintln!("wuzi: database {e}; playing on without it"),
+        }
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();

@@ -1,0 +1,299 @@
+//! The position database (src/db): canonical keys against brute force over the eight
+//! symmetries, records surviving a reopen, learning from a lost game so that the engine
+//! deviates (in the game's orientation and mirrored), export and import, and files that
+//! cannot be used (corrupt, not a database).
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::PathBuf;
+use wuzi::db::key::{decode_key, Sym};
+use wuzi::db::{Canon, Db, DbError, GameEnd};
+use wuzi::search::tt::MATE_BOUND;
+use wuzi::{Color, Engine, Level, Limits, Pos, Rule};
+
+/// A fresh folder under the system's temp dir for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wuzi-db-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    dir
+}
+
+fn random_stones(rng: &mut Xoshiro256PlusPlus, n: usize, count: usize) -> Vec<(Pos, Color)> {
+    let mut stones: Vec<(Pos, Color)> = Vec::new();
+    while stones.len() < count {
+        let p = Pos::new(rng.next_u64() as usize % n, rng.next_u64() as usize % n);
+        if stones.iter().all(|s| s.0 != p) {
+            stones.push((p, Color::ALL[stones.len() % 2]));
+        }
+    }
+    stones
+}
+
+fn image(stones: &[(Pos, Color)], s: Sym, n: usize) -> Vec<(Pos, Color)> {
+    stones.iter().map(|&(p, c)| (s.apply(p, n), c)).collect()
+}
+
+fn sorted(mut v: Vec<(Pos, Color)>) -> Vec<(u16, usize)> {
+    v.sort_by_key(|s| s.0 .0);
+    v.into_iter().map(|(p, c)| (p.0, c.index())).collect()
+}
+
+#[test]
+fn all_eight_images_of_a_position_share_its_key_and_map_moves_back() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(35);
+    for round in 0..300 {
+        let n = [5, 6, 15, 20, 22][round % 5];
+        let count = (rng.next_u64() as usize % (n * n / 3)).max(round % 3);
+        let stones = random_stones(&mut rng, n, count);
+        let rule = Rule::ALL[round % Rule::ALL.len()];
+        let side = Color::ALL[round % 2];
+        let base = Canon::from_stones(n, rule, side, &stones);
+        // The key is one of the eight images, and no image is smaller.
+        let k = decode_key(&base.key).expect("a key reads back");
+        assert_eq!((k.size, k.rule, k.to_move), (n, rule, side));
+        let back = k.stones;
+        assert!(Sym::ALL
+            .iter()
+            .any(|&t| sorted(image(&stones, t, n)) == sorted(back.clone())));
+        let moves: Vec<Pos> = (0..8)
+            .map(|_| Pos::new(rng.next_u64() as usize % n, rng.next_u64() as usize % n))
+            .collect();
+        for t in Sym::ALL {
+            let turned = image(&stones, t, n);
+            let c = Canon::from_stones(n, rule, side, &turned);
+            assert_eq!(c.key, base.key, "round {round}, symmetry {t:?}");
+            for &m in &moves {
+                let tm = t.apply(m, n);
+                // The same move seen from either orientation is one canonical move...
+                assert_eq!(c.to_canonical(tm), base.to_canonical(m), "round {round}");
+                // ...and it maps back to a move equivalent to it in that orientation.
+                let back = c.from_canonical(c.to_canonical(tm));
+                assert_eq!(c.to_canonical(back), c.to_canonical(tm));
+                if stones.len() > 4 && !symmetric(&stones, n) {
+                    assert_eq!(back, tm, "round {round}: the move maps back exactly");
+                }
+            }
+        }
+        // The other side to move, another rule or size is another key.
+        let other = Canon::from_stones(n, rule, !side, &stones);
+        assert_ne!(other.key, base.key);
+    }
+}
+
+/// Is the position its own image under a symmetry other than the identity?
+fn symmetric(stones: &[(Pos, Color)], n: usize) -> bool {
+    Sym::ALL[1..]
+        .iter()
+        .any(|&t| sorted(image(stones, t, n)) == sorted(stones.to_vec()))
+}
+
+#[test]
+fn a_symmetric_position_makes_mirror_moves_one_move() {
+    // The empty board: all eight images of a point are one move.
+    let c = Canon::from_stones(15, Rule::Freestyle, Color::Black, &[]);
+    let m = c.to_canonical(Pos::new(3, 5));
+    for t in Sym::ALL {
+        assert_eq!(c.to_canonical(t.apply(Pos::new(3, 5), 15)), m);
+    }
+}
+
+fn engine_with(db: &Db, size: usize, rule: Rule) -> Engine {
+    let mut e = Engine::new(size, rule).expect("a supported size");
+    e.set_db(Some(db.clone()));
+    e
+}
+
+#[test]
+fn what_a_game_and_a_search_teach_survives_a_reopen() {
+    let dir = temp_dir("reopen");
+    let path = dir.join("k.db");
+    let db = Db::open(&path).expect("a new database");
+    // Black wins with a row on the top line; white plays below.
+    let moves: Vec<Pos> = (0..9)
+        .map(|i| {
+            if i % 2 == 0 {
+                Pos::new(3 + i / 2, 0)
+            } else {
+                Pos::new(3 + i / 2, 5)
+            }
+        })
+        .collect();
+    let learned = db
+        .learn_game(
+            15,
+            Rule::Freestyle,
+            &moves,
+            GameEnd::Won(Color::Black),
+            7,
+            &[],
+        )
+        .expect("written");
+    assert_eq!(learned.positions, 9);
+    // Black's last move won at once; white's before it lost to it; black's before that
+    // made the open four that wins (white had no five point: not forced, no proof there).
+    assert!(learned.proofs >= 2, "{learned:?}");
+    drop(db);
+    let db = Db::open(&path).expect("reopened");
+    let stats = db.stats().expect("stats");
+    assert_eq!((stats.games, stats.positions), (1, 9), "{stats:?}");
+    // The position before the five, mirrored left to right: black wins in one.
+    let mut e = engine_with(&db, 15, Rule::Freestyle);
+    let mirrored: Vec<Pos> = moves[..8].iter().map(|&p| Sym(1).apply(p, 15)).collect();
+    e.set_position(&mirrored).expect("legal");
+    let known = e.db_known().expect("known");
+    let proof = known.proven.expect("proven");
+    assert!(proof.win && proof.distance == 1, "{proof:?}");
+    let five = Sym(1).apply(moves[8], 15);
+    assert_eq!(proof.best, five, "the move maps back to the mirrored board");
+    assert_eq!(known.moves[0].mv, five);
+    assert_eq!(known.moves[0].wins, 1);
+    // A search's result is stored for its root (with the next access, or when the front
+    // end says the game is over).
+    let out = e.think(Level::Depth(2), &Limits::default(), &mut |_| {});
+    assert_eq!(out.best, five);
+    assert_eq!(
+        e.learn_game(),
+        None,
+        "the game goes on: nothing to learn yet"
+    );
+    let known = e.db_known().expect("known");
+    assert_eq!(known.deep.map(|d| d.best), Some(five));
+}
+
+#[test]
+fn a_fresh_proof_of_a_loss_wins_over_the_database() {
+    // Black has an open three on row 7; white to move must stop it. The database (filled
+    // by hand) claims that every stop loses: the engine still stops it, because a fresh
+    // search proves that every other move loses.
+    let dir = temp_dir("lies");
+    let db = Db::open(&dir.join("lies.db")).expect("a new database");
+    let black = ["6,7", "7,7", "8,7"];
+    let white = ["0,0", "14,14"];
+    let stops = [
+        Pos::new(5, 7),
+        Pos::new(9, 7),
+        Pos::new(4, 7),
+        Pos::new(10, 7),
+    ];
+    let mut lines = String::new();
+    for stop in stops {
+        lines += &format!(
+            "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"black\",\"black\":{:?},\"white\":{:?},\"proven\":{{\"win\":true,\"distance\":5}}}}\n",
+            black,
+            white.iter().map(|s| s.to_string()).chain([stop.to_string()]).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(db.import(&lines).expect("imported"), 4);
+    let moves: Vec<Pos> = [
+        Pos::new(6, 7),
+        Pos::new(0, 0),
+        Pos::new(7, 7),
+        Pos::new(14, 14),
+        Pos::new(8, 7),
+    ]
+    .to_vec();
+    let mut e = engine_with(&db, 15, Rule::Freestyle);
+    e.set_position(&moves).unwrap();
+    let advice = e.db_known().expect("known").advice;
+    assert_eq!(advice.penalties.len(), 4, "{advice:?}");
+    let out = e.think(Level::Depth(4), &Limits::default(), &mut |_| {});
+    assert!(stops.contains(&out.best), "{}", out.best);
+    assert!(
+        out.score > -MATE_BOUND,
+        "a penalised stop is not a proven loss"
+    );
+    assert!(e.take_db_notes().is_empty());
+}
+
+#[test]
+fn export_and_import_carry_every_record() {
+    let dir = temp_dir("export");
+    let a = Db::open(&dir.join("a.db")).unwrap();
+    let moves: Vec<Pos> = super::db_process::LOST
+        .split(' ')
+        .map(|t| wuzi::notation::parse_xy(t).unwrap())
+        .collect();
+    a.learn_game(
+        15,
+        Rule::Freestyle,
+        &moves,
+        GameEnd::Won(Color::Black),
+        99,
+        &[],
+    )
+    .unwrap();
+    let mut text = Vec::new();
+    let n = a.export(&mut text).unwrap();
+    assert_eq!(n, a.stats().unwrap().positions);
+    let text = String::from_utf8(text).unwrap();
+    // Twice into another file: outcomes add up, proofs stay.
+    let b = Db::open(&dir.join("b.db")).unwrap();
+    assert_eq!(b.import(&text).unwrap(), n);
+    assert_eq!(b.import(&text).unwrap(), n);
+    let mut again = Vec::new();
+    b.export(&mut again).unwrap();
+    let again = String::from_utf8(again).unwrap();
+    assert_eq!(again.lines().count(), text.lines().count());
+    assert!(again.contains("\"wins\":2") && text.contains("\"wins\":1"));
+    // A bad line names itself and nothing is written.
+    let before = b.stats().unwrap();
+    let bad = format!("{}\n{{\"size\":99}}\n", text.lines().next().unwrap());
+    match b.import(&bad) {
+        Err(DbError::Import { line: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(b.stats().unwrap().positions, before.positions);
+    // Pruning keeps proofs and drops the rest when asked to keep only those.
+    let rule = wuzi::db::export::PruneRule {
+        keep_proven: true,
+        min_depth: u8::MAX,
+        min_games: u32::MAX,
+        since: 0,
+    };
+    let removed = b.prune(rule).unwrap();
+    let after = b.stats().unwrap();
+    assert_eq!(after.positions, after.proven);
+    assert_eq!(removed + after.positions, before.positions);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_file_is_an_error_not_a_crash() {
+    let dir = temp_dir("damaged");
+    let junk = dir.join("junk.db");
+    std::fs::write(&junk, b"this is not a database at all, just some words").unwrap();
+    match Db::open(&junk) {
+        Err(e @ DbError::Corrupt { .. }) => assert!(e.to_string().contains("junk.db"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    // A real database cut in half.
+    let path = dir.join("cut.db");
+    let db = Db::open(&path).unwrap();
+    let moves: Vec<Pos> = super::db_process::LOST
+        .split(' ')
+        .map(|t| wuzi::notation::parse_xy(t).unwrap())
+        .collect();
+    db.learn_game(
+        15,
+        Rule::Freestyle,
+        &moves,
+        GameEnd::Won(Color::Black),
+        1,
+        &[],
+    )
+    .unwrap();
+    drop(db);
+    let bytes = std::fs::read(&path).unwrap();
+    for cut in [bytes.len() / 2, 4096, 100, 20] {
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        match Db::open(&path).and_then(|d| d.stats()) {
+            Err(e @ DbError::Corrupt { .. }) => assert!(e.to_string().contains("cut.db"), "{e}"),
+            other => panic!("cut at {cut}: {other:?}"),
+        }
+    }
+    // The engine with a file that fails later drops it with a note and plays on.
+    let missing = dir.join("gone").join("x.db");
+    assert!(matches!(Db::open(&missing), Err(DbError::Io { .. })));
+    let _ = std::fs::remove_dir_all(&dir);
+}
