@@ -40,8 +40,8 @@ struct Args {
     eval: String,
     /// Learn from finished games in the position database FILE (created if missing; see
     /// docs/db.md). Without FILE: wuzi.db in the folder the manager names (INFO folder).
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
-    db: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    db: Option<Option<std::path::PathBuf>>,
 }
 
 /// A `--vary` margin as [`parse_random_margin`] reads it (`None`: off).
@@ -65,8 +65,8 @@ fn options_from_args(args: &Args) -> Result<Options, String> {
     }
     opts.db = match &args.db {
         None => DbChoice::Off,
-        Some(p) if p.as_os_str().is_empty() => DbChoice::Folder,
-        Some(p) => DbChoice::File(p.clone()),
+        Some(None) => DbChoice::Folder,
+        Some(Some(p)) => DbChoice::File(p.clone()),
     };
     if let Some(Margin(m)) = args.vary {
         opts.random_margin = m;

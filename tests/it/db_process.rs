@@ -266,3 +266,62 @@ fn a_file_another_process_holds_is_skipped_for_the_move() {
     drop(held);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn db_without_a_file_keeps_wuzi_db_in_the_managers_folder() {
+    let dir = temp_dir("folder");
+    let mut b = Brain::start(&["--db"], None);
+    b.send(&format!("INFO folder {}", dir.display()));
+    b.send("BEGIN");
+    b.play();
+    let notes = b.end();
+    assert!(notes.iter().all(|m| !m.contains("database")), "{notes:?}");
+    let stats = Db::open(&dir.join(wuzi::protocol::DB_FILE))
+        .unwrap()
+        .stats();
+    assert_eq!(
+        stats.unwrap().searched,
+        1,
+        "BEGIN's search is written at END"
+    );
+    let mut b = Brain::start(&["--db"], None);
+    b.send("BEGIN");
+    b.play();
+    let notes = b.end();
+    assert!(
+        notes.iter().any(|m| m.contains("no INFO folder")),
+        "{notes:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_prompt_learns_with_db_and_shows_what_it_knows() {
+    let dir = temp_dir("prompt");
+    let db = dir.join("p.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(["--db", db.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Depth 2 keeps it short; the engine (white) answers h8, then db shows the position.
+    let input = "level depth 2\nvary off\nh8\ndb\nquit\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Nothing is known") || text.contains("searched"),
+        "{text}"
+    );
+    // The engine's search was written when the prompt quit.
+    let stats = Db::open(&db).unwrap().stats().unwrap();
+    assert_eq!(stats.searched, 1, "{stats:?}\n{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
