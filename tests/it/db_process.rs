@@ -15,7 +15,7 @@ use wuzi::Pos;
 
 const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
 
-/// A game the brain lost as white at 1,000 nodes a move against itself at depth 7 from the
+/// A game the brain (classical evaluation) lost as white at 1,000 nodes a move against itself at depth 7 from the
 /// opening 7,7 8,6 6,8 (freestyle 15x15, found with the release build; node budgets give
 /// the same searches in every build). Black's 25th move, 9,8, makes five.
 pub const LOST: &str = "7,7 8,6 6,8 6,6 5,7 8,7 7,9 8,10 5,6 7,6 3,5 4,6 5,8 10,6 9,6 5,9 5,5 5,4 6,5 8,9 8,8 4,5 7,8 4,8 9,8";
@@ -42,7 +42,9 @@ struct Brain {
 impl Brain {
     fn start(args: &[&str], uid: Option<u32>) -> Brain {
         let mut cmd = Command::new(BRAIN);
-        cmd.args(args)
+        // The game below was played with the classical evaluation.
+        cmd.args(["--eval", "classical"])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
