@@ -1,6 +1,7 @@
 //! `wuzi datagen`: self-play training data (`wuzi::datagen`), with a progress bar.
 
-use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
+use crate::rule_parser;
+use clap::builder::RangedU64ValueParser;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,11 +50,6 @@ pub struct Args {
     /// Seed of the run: give each machine its own.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-}
-
-fn rule_parser() -> impl TypedValueParser<Value = Rule> {
-    PossibleValuesParser::new(Rule::ALL.map(Rule::name))
-        .try_map(|s| Rule::parse(&s).ok_or_else(|| format!("unknown rule '{s}'")))
 }
 
 /// Runs the subcommand: exit 0 when every shard is complete, 2 on an error.

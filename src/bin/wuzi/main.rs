@@ -17,8 +17,10 @@ mod play;
 mod serve;
 mod solve;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use wuzi::Rule;
 
 /// A Gomoku and Renju engine: freestyle, standard, renju and caro rules.
 ///
@@ -61,4 +63,11 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
     }
+}
+
+/// The `--rule` value of the subcommands: rule names as the prompt and the data files spell
+/// them, checked by clap (which lists them in the help and in its error).
+fn rule_parser() -> impl TypedValueParser<Value = Rule> {
+    PossibleValuesParser::new(Rule::ALL.map(Rule::name))
+        .try_map(|s| Rule::parse(&s).ok_or_else(|| format!("unknown rule '{s}'")))
 }

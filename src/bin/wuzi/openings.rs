@@ -2,8 +2,8 @@
 //! (`wuzi::datagen::opening::balanced_set`), as a suite file and in the offset form that
 //! Gomocup match runners read.
 
-use clap::builder::TypedValueParser;
-use clap::builder::{PossibleValuesParser, RangedI64ValueParser, RangedU64ValueParser};
+use crate::rule_parser;
+use clap::builder::{RangedI64ValueParser, RangedU64ValueParser};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -42,8 +42,7 @@ pub struct Args {
     margin: i32,
     /// Rule of the openings.
     #[arg(long, value_name = "R", default_value = "freestyle", ignore_case = true,
-          value_parser = PossibleValuesParser::new(Rule::ALL.map(Rule::name))
-              .try_map(|s| Rule::parse(&s).ok_or_else(|| format!("unknown rule '{s}'"))))]
+          value_parser = rule_parser())]
     rule: Rule,
     /// Board size.
     #[arg(long, value_name = "N", default_value_t = 15,

@@ -13,7 +13,8 @@
 //! `tuning`); `--choices` prints every row's id, chosen move and score (tab-separated)
 //! instead of only the misses.
 
-use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
+use crate::rule_parser;
+use clap::builder::RangedU64ValueParser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -96,13 +97,6 @@ pub struct Args {
     /// The position's moves: x,y points (black first, `pass` allowed) or one h8 string.
     #[arg(value_name = "MOVES")]
     moves: Vec<String>,
-}
-
-/// Rule names as the prompt and the data files spell them, checked by clap (which lists
-/// them in the help and in its error).
-fn rule_parser() -> impl TypedValueParser<Value = Rule> {
-    PossibleValuesParser::new(Rule::ALL.map(Rule::name))
-        .try_map(|s| Rule::parse(&s).ok_or_else(|| format!("unknown rule '{s}'")))
 }
 
 /// Runs the subcommand; a bad position, suite file or `--set` gives a message and exit 2.
