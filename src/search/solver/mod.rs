@@ -1,0 +1,254 @@
+//! Layer 4a: threat-space search. VCF (victory by continuous fours) and VCT (victory by
+//! continuous threats: fours and open threes, with the defender's full set of replies to a
+//! three, counter-fours included), in the spirit of Allis' threat-space search. Both keep a
+//! table of proven results keyed by the Zobrist hash and never claim a win they have not
+//! proven: every defender reply is tried.
+
+//!
+//! The files: this one holds the solver and its entry points; [`table`] the VCF table;
+//! `vcf` and `vct` the two searches; `moves` the attacker's threat moves; `lines` the
+//! five points and the closing moves of a proven line.
+
+mod lines;
+mod moves;
+mod table;
+mod vcf;
+mod vct;
+
+use crate::board::Board;
+use crate::movegen::MoveList;
+use crate::types::Pos;
+use ahash::AHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use table::{Entry, VcfTable};
+use vcf::{Full, Lean};
+
+/// The answer of a threat search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The side to move wins. The line alternates attacker and defender moves, starting with
+    /// the attacker's first and ending with its five (a VCF line), or with a straight four
+    /// the defender cannot stop (a VCT line may end there: two five points remain);
+    /// `Pos::NONE` stands for a defender move that cannot matter (it has no way to stop the
+    /// five). For VCT it is the main line: the first defence tried at each step.
+    Win(Vec<Pos>),
+    /// No win within the depth (proven for that depth).
+    NoWin,
+    /// The budget ran out first.
+    Unknown,
+}
+
+/// Budget and depth of a threat search.
+#[derive(Clone, Debug)]
+pub struct SolveLimits {
+    /// Most attacking moves in the line.
+    pub depth: u8,
+    /// Node budget.
+    pub nodes: u64,
+    /// Wall-clock deadline.
+    pub deadline: Option<Instant>,
+    /// Raised by another thread to stop the search.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for SolveLimits {
+    fn default() -> Self {
+        SolveLimits {
+            depth: 120,
+            nodes: u64::MAX,
+            deadline: None,
+            stop: None,
+        }
+    }
+}
+
+/// Nodes charged for a caro defence check ([`five_defences`] or a straight four's check):
+/// the few makes it takes, each dearer than a node's.
+const CARO_DEFENCE_WORK: u64 = 4;
+
+/// Default memory of a solver's VCT table, in megabytes.
+pub const DEFAULT_TABLE_MB: usize = 64;
+/// Bytes of map memory per VCT table entry: 16 of entry and 1 of control byte, about doubled
+/// by the load factor and the growth in powers of two.
+const VCT_ENTRY_BYTES: usize = 40;
+
+/// A reusable threat-space solver (its tables survive between calls on the same game).
+#[derive(Default)]
+pub struct Solver {
+    vcf_tt: VcfTable,
+    // `ahash`: the table is hit on every VCT node; keys are already random Zobrist
+    // hashes, so the fastest non-cryptographic hasher is the right one.
+    vct_tt: AHashMap<u64, Entry>,
+    nodes: u64,
+    /// `nodes` at the last clock read.
+    clock_at: u64,
+    limits: SolveLimits,
+    /// Memory of the VCT table in bytes (`None`: [`DEFAULT_TABLE_MB`]).
+    table_bytes: Option<usize>,
+    /// A stop flag every call watches besides its limits' own ([`Solver::watch`]).
+    watch: Option<Arc<AtomicBool>>,
+    /// Spare move lists for the defender's nodes. Boxed: popping one moves a pointer, where
+    /// an unboxed list would copy its four kilobytes out of the vector and back.
+    #[allow(clippy::vec_box)]
+    lists: Vec<Box<MoveList>>,
+}
+
+/// Error result of a budget check.
+struct Abort;
+
+type Res = Result<bool, Abort>;
+
+impl Solver {
+    /// A fresh solver.
+    pub fn new() -> Solver {
+        Solver::default()
+    }
+
+    /// Makes every later call end (as out of budget) soon after `stop` is raised, whatever
+    /// its limits say: a searcher's solver watches the search's stop flag, so that even its
+    /// leaf checks end promptly on a stop.
+    pub fn watch(&mut self, stop: Arc<AtomicBool>) {
+        self.watch = Some(stop);
+    }
+
+    /// Bounds the VCT table to about `mb` megabytes (at least one): it is emptied when a
+    /// call starts with more entries than that holds.
+    pub fn limit_table(&mut self, mb: usize) {
+        self.table_bytes = Some(mb.max(1) << 20);
+    }
+
+    /// Most entries the VCT table keeps between calls.
+    fn table_entries(&self) -> usize {
+        self.table_bytes.unwrap_or(DEFAULT_TABLE_MB << 20) / VCT_ENTRY_BYTES
+    }
+
+    /// Entries in the VCT table.
+    pub fn table_len(&self) -> usize {
+        self.vct_tt.len()
+    }
+
+    /// Nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every proven result (call when the rule changes).
+    pub fn clear(&mut self) {
+        self.vcf_tt.clear();
+        self.vct_tt.clear();
+    }
+
+    /// Keeps the VCT table within its memory (the VCF table has a fixed size). A call adds
+    /// at most its node budget beyond the bound.
+    fn trim(&mut self) {
+        if self.vct_tt.len() > self.table_entries() {
+            self.vct_tt.clear();
+        }
+    }
+
+    fn start(&mut self, limits: &SolveLimits) {
+        self.vcf_tt.ready();
+        self.trim();
+        self.nodes = 0;
+        self.clock_at = 0;
+        self.limits = limits.clone();
+    }
+
+    /// Counts `n` nodes of work done outside a node (the makes of a caro defence check), so
+    /// that budgets and the clock see it.
+    fn charge(&mut self, n: u64) {
+        self.nodes += n;
+    }
+
+    fn tick(&mut self) -> Result<(), Abort> {
+        self.nodes += 1;
+        if self.nodes > self.limits.nodes {
+            return Err(Abort);
+        }
+        // Every 128 nodes (counted since the last read, as charged work jumps): a clock read
+        // costs ~25 ns, and debug builds (full recheck per make) are slow enough per node
+        // that a longer interval delays STOP by seconds.
+        let raised =
+            |s: &Option<Arc<AtomicBool>>| s.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+        if self.nodes - self.clock_at >= 128 {
+            self.clock_at = self.nodes;
+            if self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+                || raised(&self.limits.stop)
+                || raised(&self.watch)
+            {
+                return Err(Abort);
+            }
+        }
+        Ok(())
+    }
+
+    /// Does the side to move win by continuous fours? Under freestyle the search makes lean
+    /// moves (`Board::lean_make`); it visits the same nodes in the same order as with full
+    /// moves, and proves the same wins with lines of the same length.
+    pub fn vcf(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
+        self.vcf_with(board, limits, board.lean_rule())
+    }
+
+    /// [`Solver::vcf`] of the position after the side to move plays `p`, on lean moves
+    /// (where `Board::lean_rule` holds): the board itself does not change.
+    pub fn vcf_after(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
+        debug_assert!(board.lean_rule());
+        self.start(limits);
+        let mut line = Vec::new();
+        board.lean_begin();
+        board.lean_make(p);
+        let r = self.vcf_node::<Lean>(board, limits.depth, &mut line);
+        board.lean_undo();
+        board.lean_end();
+        finish(r, line)
+    }
+
+    /// [`Solver::vcf`], with lean moves or not (tests compare the two).
+    #[doc(hidden)]
+    pub fn vcf_with(&mut self, board: &mut Board, limits: &SolveLimits, lean: bool) -> Proof {
+        self.start(limits);
+        let mut line = Vec::new();
+        let r = if lean && board.lean_rule() {
+            board.lean_begin();
+            let r = self.vcf_node::<Lean>(board, limits.depth, &mut line);
+            board.lean_end();
+            r
+        } else {
+            self.vcf_node::<Full>(board, limits.depth, &mut line)
+        };
+        finish(r, line)
+    }
+
+    /// Does the side to move win by continuous threats (fours and open threes)? Deepens one
+    /// attacking move at a time up to `limits.depth`, so the shortest win is found first and
+    /// a budget cut still leaves the shallower iterations' answer.
+    pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
+        self.start(limits);
+        let mut proof = Proof::NoWin;
+        for depth in 1..=limits.depth {
+            let mut line = Vec::new();
+            let r = self.vct_attack(board, depth, &mut line);
+            proof = finish(r, line);
+            if proof != Proof::NoWin {
+                break;
+            }
+        }
+        proof
+    }
+}
+
+fn finish(r: Res, mut line: Vec<Pos>) -> Proof {
+    match r {
+        Err(Abort) => Proof::Unknown,
+        Ok(false) => Proof::NoWin,
+        Ok(true) => {
+            line.reverse();
+            Proof::Win(line)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,197 @@
+//! The threat solver against positions with known answers.
+
+use super::lines::legal_flex4;
+use super::*;
+use crate::movegen::five_defences;
+use crate::threat::Threat;
+use crate::types::Color;
+
+fn caro(moves: &str, size: usize) -> Board {
+    let moves = crate::notation::parse_move_list(moves).expect("moves");
+    let mut b = Board::new(size, crate::types::Rule::Caro { exact: false });
+    b.play_all(&moves).expect("position");
+    b
+}
+
+fn vcf(b: &mut Board) -> Proof {
+    Solver::new().vcf(b, &SolveLimits::default())
+}
+
+fn vct(b: &mut Board) -> Proof {
+    Solver::new().vct(b, &SolveLimits::default())
+}
+
+/// Plays a proven line out on `b`: every defender reply of it is legal and the last move
+/// makes the attacker's five.
+fn assert_line_ends_in_five(b: &mut Board, line: &[Pos]) {
+    let attacker = b.to_move();
+    let last = *line.last().expect("a line");
+    for &p in &line[..line.len() - 1] {
+        if p.is_none() {
+            b.make_pass();
+        } else {
+            assert!(b.is_empty(p), "{p:?} is empty");
+            assert!(
+                !(b.to_move() == Color::Black && b.rule().has_forbidden() && b.is_forbidden(p)),
+                "{p:?} is legal"
+            );
+            b.make(p);
+        }
+    }
+    assert_eq!(b.to_move(), attacker);
+    assert!(
+        b.makes_five(last, attacker),
+        "the line ends with a five at {last:?}"
+    );
+}
+
+/// Caro: after black's four 3..6,7 (closed at 2,7 by white), white stops the five at
+/// 7,7 or just beyond it at 8,7 (the five 3..7,7 would be closed at both ends). The
+/// solver once tried only 7,7 and claimed a VCF that 8,7 refutes (found by the fuzz
+/// target `solver`: `fuzz/regressions/solver/caro-vcf-misses-the-far-end-block`).
+#[test]
+fn caro_fours_are_blocked_beyond_the_far_end_too() {
+    let mut b = caro(
+        "3,7 2,7 4,7 10,3 5,7 0,14 5,4 2,14 6,5 4,14 9,8 14,14 8,5 12,14 9,4 5,6",
+        15,
+    );
+    assert!(!matches!(vcf(&mut b), Proof::Win(_)));
+    b.make(Pos::new(6, 7));
+    let mut blocks = MoveList::default();
+    five_defences(&mut b, &mut blocks);
+    assert!(blocks.contains(Pos::new(7, 7)) && blocks.contains(Pos::new(8, 7)));
+    b.make(Pos::new(8, 7));
+    assert_eq!(b.count(Color::Black, Threat::Five), 0, "8,7 stops the five");
+}
+
+/// Caro: two five points on one line are one four when a stone on one of them closes the
+/// other (docs/fuzzing.md, bug 4). Each position once gave a false VCF (and a VCT).
+#[test]
+fn caro_two_five_points_that_one_stone_closes_are_no_win() {
+    // 6,7..9,7 with white at 11,7: white's 5,7 closes 6..10,7. (Black's real win is
+    // the open four 5..8,7, which no stone closes.)
+    let mut b = caro("6,7 11,7 7,7 0,0 8,7 14,14", 15);
+    assert!(matches!(vcf(&mut b), Proof::Win(l) if l[0] == Pos::new(5, 7)));
+    b.make(Pos::new(9, 7));
+    let mut blocks = MoveList::default();
+    five_defences(&mut b, &mut blocks);
+    assert!(blocks.contains(Pos::new(5, 7)));
+    b.make(Pos::new(5, 7));
+    assert_eq!(
+        b.count(Color::Black, Threat::Five),
+        0,
+        "5,7 closes both fives"
+    );
+    // 6,5..6,8 with white at 6,10: white's 6,4 closes 6,5..6,9.
+    let mut b = caro("6,6 6,10 6,7 0,0 6,8 14,14", 15);
+    assert_eq!(vcf(&mut b), Proof::NoWin);
+    assert!(!matches!(vct(&mut b), Proof::Win(l) if l[0] == Pos::new(6, 5) && l.len() == 1));
+    b.make(Pos::new(6, 5));
+    assert!(legal_flex4(&mut b, Color::Black).is_none());
+    b.make(Pos::new(6, 4));
+    assert_eq!(
+        b.count(Color::Black, Threat::Five),
+        0,
+        "6,4 closes both fives"
+    );
+}
+
+/// An open four under caro still wins, and its line is played out to the five.
+#[test]
+fn caro_open_fours_still_win_to_the_five() {
+    let mut b = caro("5,7 0,0 6,7 0,14 7,7 14,0", 15);
+    let Proof::Win(line) = vcf(&mut b) else {
+        panic!("an open three makes an open four")
+    };
+    assert_line_ends_in_five(&mut b.clone(), &line);
+    let Proof::Win(line) = vct(&mut b) else {
+        panic!("VCT")
+    };
+    assert_line_ends_in_five(&mut b, &line);
+}
+
+/// A VCT line ends with the five, not with the straight four before it (bug 1).
+#[test]
+fn vct_lines_end_with_the_five() {
+    let moves = crate::notation::parse_move_list("9,9 9,8 8,9 10,8 10,9 9,10").expect("moves");
+    let mut b = Board::new(19, crate::types::Rule::Renju);
+    b.play_all(&moves).expect("position");
+    let Proof::Win(line) = vct(&mut b) else {
+        panic!("black wins")
+    };
+    assert_eq!(line.len(), 3, "four, reply, five: {line:?}");
+    assert_line_ends_in_five(&mut b, &line);
+}
+
+/// A solver whose VCT table is limited keeps it within its entries (plus what one call
+/// adds, at most its nodes) over many calls, where an unlimited one grows past that.
+#[test]
+fn vct_table_stays_within_its_limit() {
+    let moves =
+        crate::notation::parse_move_list("7,7 8,8 6,8 8,6 7,9 7,10 8,9 5,7 6,9").expect("moves");
+    let mut board = Board::new(15, crate::types::Rule::Freestyle);
+    board.play_all(&moves).expect("position");
+    let limits = SolveLimits {
+        depth: 10,
+        nodes: 5_000,
+        ..SolveLimits::default()
+    };
+    let empty: Vec<_> = board
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&p| board.is_empty(p))
+        .take(24)
+        .collect();
+    // The most entries after a call, less that call's nodes.
+    let run = |solver: &mut Solver, board: &mut Board| {
+        let mut most = 0;
+        for &p in &empty {
+            board.make(p);
+            solver.vct(board, &limits);
+            board.undo();
+            most = most.max(solver.table_len().saturating_sub(solver.nodes() as usize));
+        }
+        most
+    };
+    let mut limited = Solver::new();
+    limited.table_bytes = Some(200 * VCT_ENTRY_BYTES);
+    let most = run(&mut limited, &mut board);
+    assert!(most <= 200, "{most} entries past one call's, cap 200");
+    let free = run(&mut Solver::new(), &mut board);
+    assert!(free > 200, "the test reaches the cap: {free}");
+}
+
+/// The VCF table gives back what was stored under a key, nothing for a key it never
+/// saw, and the newer of two keys that share a slot.
+#[test]
+fn vcf_table_stores_and_overwrites() {
+    let mut t = VcfTable::default();
+    assert!(t.get(42).is_none(), "no slots before ready");
+    t.ready();
+    let (a, b) = (0x1234_5678_9ab0_0001u64, 0x0fed_cba9_8760_0001u64);
+    assert_eq!(VcfTable::slot(a), VcfTable::slot(b));
+    assert!(t.get(a).is_none());
+    t.insert(
+        a,
+        Entry {
+            win: true,
+            depth: 7,
+        },
+    );
+    let e = t.get(a).expect("stored");
+    assert!(e.win && e.depth == 7);
+    assert!(t.get(b).is_none(), "another key of the same slot");
+    t.insert(
+        b,
+        Entry {
+            win: false,
+            depth: 200,
+        },
+    );
+    let e = t.get(b).expect("stored");
+    assert!(!e.win && e.depth == 200);
+    assert!(t.get(a).is_none(), "overwritten");
+    t.clear();
+    assert!(t.get(b).is_none());
+}

@@ -1,0 +1,194 @@
+//! VCF: the attacker wins by fours alone, each forcing the one reply that stops its five.
+
+use super::lines::{two_fives, two_fives_line, unstoppable_line};
+use super::moves::{attack_moves, lean_four_moves};
+use super::table::Entry;
+use super::{Res, Solver};
+use crate::board::Board;
+use crate::movegen::{five_point, MoveList};
+use crate::threat::Threat;
+use crate::types::{Color, Pos};
+
+impl Solver {
+    /// A VCF node, the attacker to move, on the moves of `M` (full or lean).
+    pub(super) fn vcf_node<M: FourMoves>(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+    ) -> Res {
+        self.tick()?;
+        let a = b.to_move();
+        let (fives, first, _) = M::fives(b, a);
+        if fives > 0 {
+            line.push(first);
+            return Ok(true);
+        }
+        if depth == 0 {
+            return Ok(false);
+        }
+        let key = b.hash();
+        if let Some(e) = self.vcf_tt.get(key) {
+            // A stored win is re-derived by searching on, to rebuild its line: it is found
+            // again at once through the stored wins below.
+            if !e.win && e.depth >= depth {
+                return Ok(false);
+            }
+        }
+        let mut moves = [Pos::NONE; 64];
+        let n = M::fours(b, a, &mut moves);
+        let mut won = false;
+        for &p in &moves[..n] {
+            M::play(b, p);
+            let r = self.after_four::<M>(b, depth, line);
+            M::take_back(b);
+            if r? {
+                line.push(p);
+                won = true;
+                break;
+            }
+        }
+        self.vcf_tt.insert(key, Entry { win: won, depth });
+        Ok(won)
+    }
+
+    /// The attacker has just made a four (`b` has the defender to move). Plays the forced
+    /// block and goes on with the attacker's next VCF node.
+    fn after_four<M: FourMoves>(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+        let d = b.to_move();
+        let a = !d;
+        if M::fives(b, d).0 > 0 {
+            return Ok(false); // the defender completes its own five first
+        }
+        if b.rule().is_caro() {
+            let mut blocks = self.lists.pop().unwrap_or_default();
+            let r = self.caro_after_four::<M>(b, depth, line, &mut blocks);
+            self.lists.push(blocks);
+            return r;
+        }
+        let q = match M::fives(b, a) {
+            (0, _, _) => return Ok(false),
+            (1, q, _) => q,
+            (_, q1, q2) => {
+                two_fives_line(b, q1, q2, line);
+                return Ok(true);
+            }
+        };
+        if d == Color::Black && b.is_forbidden(q) {
+            // Black cannot block on a forbidden point: any reply, then the five.
+            line.push(q);
+            line.push(Pos::NONE);
+            return Ok(true);
+        }
+        // The next node probes the table after the block's make: start its load now.
+        self.vcf_tt.prefetch(b.hash_after(q));
+        M::play(b, q);
+        let r = self.vcf_node::<M>(b, depth - 1, line);
+        M::take_back(b);
+        if r? {
+            line.push(q);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// [`Solver::after_four`] under caro, where one stone can stop a five point without
+    /// taking it, or two five points at once ([`five_defences`]): every such block must lose.
+    fn caro_after_four<M: FourMoves>(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        blocks: &mut MoveList,
+    ) -> Res {
+        if M::fives(b, !b.to_move()).0 == 0 {
+            return Ok(false);
+        }
+        self.caro_defences(b, blocks);
+        if blocks.is_empty() {
+            unstoppable_line(b, line);
+            return Ok(true);
+        }
+        let mut kept = None;
+        for p in blocks.iter() {
+            M::play(b, p);
+            let mut sub = Vec::new();
+            let r = self.vcf_node::<M>(b, depth - 1, &mut sub);
+            M::take_back(b);
+            if !r? {
+                return Ok(false);
+            }
+            kept.get_or_insert((p, sub));
+        }
+        if let Some((p, sub)) = kept {
+            line.extend(sub);
+            line.push(p);
+        }
+        Ok(true)
+    }
+}
+
+/// The moves and reads of a VCF: full moves on the board, or lean ones (freestyle).
+pub(super) trait FourMoves {
+    fn play(b: &mut Board, p: Pos);
+    fn take_back(b: &mut Board);
+    /// How many five points `side` has (two at most), and the first two.
+    fn fives(b: &Board, side: Color) -> (u32, Pos, Pos);
+    /// The attacker's fours, strongest first ([`attack_moves`]).
+    fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize;
+}
+
+/// [`Board::make`] and the board's classes.
+pub(super) struct Full;
+
+impl FourMoves for Full {
+    #[inline(always)]
+    fn play(b: &mut Board, p: Pos) {
+        b.make(p);
+    }
+    #[inline(always)]
+    fn take_back(b: &mut Board) {
+        b.undo();
+    }
+    #[inline(always)]
+    fn fives(b: &Board, side: Color) -> (u32, Pos, Pos) {
+        match b.count(side, Threat::Five) {
+            0 => (0, Pos::NONE, Pos::NONE),
+            1 => (1, five_point(b, side).unwrap_or(Pos::NONE), Pos::NONE),
+            _ => {
+                let (q1, q2) = two_fives(b, side);
+                (2, q1, q2)
+            }
+        }
+    }
+    #[inline(always)]
+    fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize {
+        attack_moves(b, side, true, out)
+    }
+}
+
+/// [`Board::lean_make`] and the lean masks.
+pub(super) struct Lean;
+
+impl FourMoves for Lean {
+    #[inline(always)]
+    fn play(b: &mut Board, p: Pos) {
+        b.lean_make(p);
+    }
+    #[inline(always)]
+    fn take_back(b: &mut Board) {
+        b.lean_undo();
+    }
+    #[inline(always)]
+    fn fives(b: &Board, side: Color) -> (u32, Pos, Pos) {
+        if b.lean_has_five(side) {
+            b.lean_fives(side)
+        } else {
+            (0, Pos::NONE, Pos::NONE)
+        }
+    }
+    #[inline(always)]
+    fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize {
+        lean_four_moves(b, side, out)
+    }
+}

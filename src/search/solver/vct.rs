@@ -1,0 +1,190 @@
+//! VCT: the attacker wins by fours and open threes, against every reply that stops a
+//! three (counter-fours included).
+
+use super::lines::{fives_of, legal_flex4, two_fives, two_fives_line, unstoppable_line};
+use super::moves::attack_moves;
+use super::table::Entry;
+use super::{Res, Solver, CARO_DEFENCE_WORK};
+use crate::board::Board;
+use crate::movegen::{five_defences, five_point, three_defences, MoveList};
+use crate::threat::Threat;
+use crate::types::{Color, Pos};
+
+impl Solver {
+    /// A VCT node, the attacker to move, within `depth` attacking moves.
+    pub(super) fn vct_attack(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+        self.tick()?;
+        let a = b.to_move();
+        let d = !a;
+        if let Some(p) = five_point(b, a) {
+            line.push(p);
+            return Ok(true);
+        }
+        if b.count(d, Threat::Five) > 0 {
+            if b.rule().is_caro() {
+                let mut blocks = self.lists.pop().unwrap_or_default();
+                let r = self.vct_block(b, depth, line, &mut blocks);
+                self.lists.push(blocks);
+                return r;
+            }
+            // The defender has a four: block it; it is a threat only if the block makes one.
+            let q = match fives_of(b, d) {
+                (1, q) => q,
+                _ => return Ok(false),
+            };
+            if a == Color::Black && b.is_forbidden(q) {
+                return Ok(false);
+            }
+            b.make(q);
+            let r = self.vct_defend(b, depth, line);
+            b.undo();
+            if r? {
+                line.push(q);
+                return Ok(true);
+            }
+            return Ok(false);
+        }
+        if let Some(p) = self.legal_flex4(b, a) {
+            b.make(p);
+            unstoppable_line(b, line);
+            b.undo();
+            line.push(p);
+            return Ok(true);
+        }
+        if depth == 0 {
+            return Ok(false);
+        }
+        let key = b.hash();
+        if let Some(e) = self.vct_tt.get(&key) {
+            if !e.win && e.depth >= depth {
+                return Ok(false);
+            }
+        }
+        let mut moves = [Pos::NONE; 256];
+        let n = attack_moves(b, a, false, &mut moves);
+        let mut won = false;
+        for &p in &moves[..n] {
+            b.make(p);
+            let r = self.vct_defend(b, depth - 1, line);
+            b.undo();
+            if r? {
+                line.push(p);
+                won = true;
+                break;
+            }
+        }
+        self.vct_tt.insert(key, Entry { win: won, depth });
+        Ok(won)
+    }
+
+    /// [`five_defences`] under caro, its makes charged as nodes.
+    pub(super) fn caro_defences(&mut self, b: &mut Board, list: &mut MoveList) {
+        five_defences(b, list);
+        self.charge(CARO_DEFENCE_WORK);
+    }
+
+    /// [`legal_flex4`], charging the caro checks' makes.
+    fn legal_flex4(&mut self, b: &mut Board, side: Color) -> Option<Pos> {
+        if b.rule().is_caro() {
+            self.charge(CARO_DEFENCE_WORK * b.count(side, Threat::Flex4) as u64);
+        }
+        legal_flex4(b, side)
+    }
+
+    /// The attacker to move must stop the defender's fives (caro: any of
+    /// [`five_defences`]); a block wins when it is a threat the defender cannot meet.
+    fn vct_block(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        blocks: &mut MoveList,
+    ) -> Res {
+        self.caro_defences(b, blocks);
+        for q in blocks.iter() {
+            b.make(q);
+            let r = self.vct_defend(b, depth, line);
+            b.undo();
+            if r? {
+                line.push(q);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The defender to move against a threat. True when every defence loses.
+    fn vct_defend(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+        // Move lists are large: reuse them rather than zero a new one at every node.
+        let mut moves = self.lists.pop().unwrap_or_default();
+        let r = self.vct_defend_with(b, depth, line, &mut moves);
+        self.lists.push(moves);
+        r
+    }
+
+    fn vct_defend_with(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        moves: &mut MoveList,
+    ) -> Res {
+        self.tick()?;
+        let d = b.to_move();
+        let a = !d;
+        if b.count(d, Threat::Five) > 0 {
+            return Ok(false);
+        }
+        moves.clear();
+        match fives_of(b, a) {
+            (0, _) => {
+                if self.legal_flex4(b, a).is_none() {
+                    return Ok(false); // no threat left: the defender is free
+                }
+                three_defences(b, moves);
+                // The likeliest refutation first: a failed attack is dropped at its first
+                // successful defence.
+                for m in moves.as_mut_slice() {
+                    m.score = crate::eval::move_score(b, m.pos, d);
+                }
+                moves.sort();
+            }
+            _ if b.rule().is_caro() => {
+                self.caro_defences(b, moves);
+                if moves.is_empty() {
+                    unstoppable_line(b, line);
+                    return Ok(true);
+                }
+            }
+            (1, q) => {
+                if d == Color::Black && b.is_forbidden(q) {
+                    line.push(q);
+                    line.push(Pos::NONE);
+                    return Ok(true);
+                }
+                moves.push(q);
+            }
+            _ => {
+                let (q1, q2) = two_fives(b, a);
+                two_fives_line(b, q1, q2, line);
+                return Ok(true);
+            }
+        }
+        let mut first_line = Vec::new();
+        for (i, r) in moves.iter().enumerate() {
+            b.make(r);
+            let mut sub = Vec::new();
+            let res = self.vct_attack(b, depth, &mut sub);
+            b.undo();
+            if !res? {
+                return Ok(false);
+            }
+            if i == 0 {
+                sub.push(r);
+                first_line = sub;
+            }
+        }
+        line.extend(first_line);
+        Ok(true)
+    }
+}
