@@ -106,23 +106,6 @@ pub fn parse_random_margin(s: &str) -> Result<Option<i32>, String> {
     }
 }
 
-/// Score units per unit of logit of the chance to win, for front ends that show a score
-/// as a chance: the classical evaluation was fitted (`examples/tune.rs`, K = 1449;
-/// `src/eval/mod.rs`) so that the logistic of `eval / 1449` matches Rapfi's judged chance
-/// of the same positions. Rounded: the fit is of static evaluations, and a search's score
-/// is only close to one.
-pub const SCORE_PER_LOGIT: f64 = 1450.0;
-
-/// The side to move's chance to win, 0 to 1, at `score`: certain for a proven result, else
-/// the logistic of `score / SCORE_PER_LOGIT`.
-pub fn win_chance(score: i32) -> f64 {
-    match crate::search::mate_distance(score) {
-        Some(m) if m >= 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-(score as f64) / SCORE_PER_LOGIT).exp()),
-    }
-}
-
 /// A seed for the engine's random choices from the clock, for play against people (a fixed
 /// seed would repeat the same choices in every session).
 pub fn clock_seed() -> u64 {
@@ -245,6 +228,18 @@ impl Engine {
     /// The settings.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+    /// Score units per unit of logit of the chance to win, under the evaluation this game's
+    /// searches use.
+    pub fn score_per_logit(&self) -> f64 {
+        self.config
+            .eval
+            .score_per_logit(self.board.size(), self.board.rule())
+    }
+    /// The side to move's chance to win, 0 to 1, that a search `score` of this game means:
+    /// certain for a proven result ([`crate::search::win_chance`]).
+    pub fn win_chance(&self, score: i32) -> f64 {
+        crate::search::win_chance(score, self.score_per_logit())
     }
     /// The game status.
     pub fn status(&self) -> GameStatus {

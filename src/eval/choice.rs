@@ -45,6 +45,15 @@ impl Evaluation {
         }
     }
 
+    /// Score units per unit of logit of the chance to win, for a search on a `size` board
+    /// under `rule` ([`crate::search::win_chance`]).
+    pub fn score_per_logit(&self, size: usize, rule: Rule) -> f64 {
+        match self.network(size, rule) {
+            Some(_) => super::net::SCORE_PER_LOGIT as f64,
+            None => super::CLASSICAL_SCORE_PER_LOGIT,
+        }
+    }
+
     /// The evaluation's name on a `size` board under `rule`: `net HASH` or `classical`.
     pub fn describe(&self, size: usize, rule: Rule) -> String {
         match self.network(size, rule) {

@@ -15,6 +15,12 @@ use crate::board::Board;
 use crate::threat::THREATS;
 use crate::types::{Color, Rule};
 
+/// Score units per unit of logit of the chance to win under the classical evaluation: its
+/// weights were fitted (`examples/tune.rs`, K = 1449) so that the logistic of
+/// `eval / 1449` matches Rapfi's judged chance of the same positions. Rounded: the fit is
+/// of static evaluations, and a search's score is only close to one.
+pub const CLASSICAL_SCORE_PER_LOGIT: f64 = 1450.0;
+
 /// Value of one empty cell of each threat class for the side to move.
 /// None, forbidden, flex2, block3, 2xflex2, block3+, flex3, flex3+, 2xflex3, block4,
 /// block4+, block4+flex3, flex4, five.

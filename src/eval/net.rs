@@ -307,14 +307,14 @@ pub fn keys(board: &Board, p: Pos, me: Color) -> [u8; 4] {
 
 /// Engine score units per unit of value logit: the trainer's score target is the logistic
 /// of `score / 400` (`train/`), so a logit maps back to the engine's scale at 400.
-pub const SCORE_PER_LOGIT: f32 = 400.0;
+pub const SCORE_PER_LOGIT: i32 = 400;
 /// The largest score the net gives, well inside the search's proven-result scores.
 pub const MAX_NET_SCORE: i32 = 20_000;
 
-/// The engine score of a value logit.
+/// The engine score of a value logit, at `scale` score units per unit of logit.
 #[inline]
-pub fn score_of_logit(z: f32) -> i32 {
-    ((z * SCORE_PER_LOGIT).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
+pub fn score_of_logit(z: f32, scale: i32) -> i32 {
+    ((z * scale as f32).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
 }
 
 /// FNV-1a, 64 bits.

@@ -446,7 +446,12 @@ impl Prompt {
         }
         let n = self.size();
         let line = pv_text(&out.pv, n);
-        let mut text = match Verdict::of(out.score, mover, self.human) {
+        let mut text = match Verdict::of(
+            out.score,
+            self.engine.win_chance(out.score),
+            mover,
+            self.human,
+        ) {
             Verdict::Chance { percent, .. } => {
                 format!(
                     " (searched {} plies): your chance about {percent}%",
@@ -463,7 +468,8 @@ impl Prompt {
             ),
         };
         if let Some((best, score)) = out.instead_of {
-            let percent = verdict::chance(score, mover, self.human).unwrap_or(50);
+            let own = self.engine.win_chance(score);
+            let percent = verdict::chance(score, own, mover, self.human).unwrap_or(50);
             text += &format!(
                 ". A random pick among its near-equal moves (vary {}): its best was {} (your chance about {percent}%)",
                 self.engine.config().random_margin.unwrap_or(0),
@@ -518,7 +524,7 @@ impl Prompt {
             )
         } else {
             let line = pv_text(&out.pv, n);
-            match Verdict::of(out.score, mover, mover) {
+            match Verdict::of(out.score, self.engine.win_chance(out.score), mover, mover) {
                 Verdict::Chance { side, percent } if side == self.human => {
                     format!("Hint: {best}: your chance about {percent}%, along {line}.")
                 }
@@ -674,7 +680,7 @@ fn pv_text(pv: &[Pos], size: usize) -> String {
 /// One line of search progress: depth, the thinker's chance (or forced win), time, speed
 /// and the principal variation.
 fn progress_line(info: &Info, mover: Color, size: usize) -> String {
-    let judged = match Verdict::of(info.score, mover, mover) {
+    let judged = match Verdict::of(info.score, info.chance, mover, mover) {
         Verdict::Chance { side, percent } => format!("{side} {percent}%"),
         Verdict::Win { winner, moves } => format!("{winner} wins, five in {moves}"),
     };
@@ -716,10 +722,12 @@ mod tests {
         let mut out = outcome(i7, 20);
         out.instead_of = Some((f8, 40));
         let text = p.judgement(&out, Color::White);
-        assert!(text.contains("your chance about 50%"), "{text}");
+        // The chance reads the score on the scale of the evaluation searched with: the
+        // built-in net on 15x15 freestyle, 400 a unit of logit (20: 51.2% for white).
+        assert!(text.contains("your chance about 49%"), "{text}");
         assert!(
             text.ends_with(
-                "A random pick among its near-equal moves (vary 30): its best was f8 (your chance about 49%)"
+                "A random pick among its near-equal moves (vary 30): its best was f8 (your chance about 48%)"
             ),
             "{text}"
         );

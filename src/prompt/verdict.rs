@@ -2,17 +2,16 @@
 //! forced win counted in the winner's own moves. Scores come from the search, for the side
 //! that was to move when it searched.
 
-use crate::engine::win_chance;
 use crate::search::mate_distance;
 use crate::types::Color;
 
-/// The chance that `side` wins, in percent (1 to 99), from a score for `mover`
-/// ([`win_chance`]). `None` for a proven result (see [`Verdict`]).
-pub fn chance(score: i32, mover: Color, side: Color) -> Option<u32> {
+/// The chance that `side` wins, in percent (1 to 99), from a score for `mover` and the
+/// mover's chance to win that it means under the evaluation searched with (`own`, 0 to 1:
+/// [`crate::engine::Engine::win_chance`]). `None` for a proven result (see [`Verdict`]).
+pub fn chance(score: i32, own: f64, mover: Color, side: Color) -> Option<u32> {
     if mate_distance(score).is_some() {
         return None;
     }
-    let own = win_chance(score);
     let p = if mover == side { own } else { 1.0 - own };
     // Never 0% or 100% for a position that is not proven.
     Some(((p * 100.0).round() as u32).clamp(1, 99))
@@ -40,9 +39,9 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The verdict of `score` (for `mover`, the side to move when the search ran), with
-    /// chances given for `side`.
-    pub fn of(score: i32, mover: Color, side: Color) -> Verdict {
+    /// The verdict of `score` (for `mover`, the side to move when the search ran, whose
+    /// chance to win it means is `own`), with chances given for `side`.
+    pub fn of(score: i32, own: f64, mover: Color, side: Color) -> Verdict {
         match mate_distance(score) {
             // m plies with the mover first: the mover plays plies 1, 3, 5...
             Some(m) if m >= 0 => Verdict::Win {
@@ -56,7 +55,7 @@ impl Verdict {
             },
             None => Verdict::Chance {
                 side,
-                percent: chance(score, mover, side).unwrap_or(50),
+                percent: chance(score, own, mover, side).unwrap_or(50),
             },
         }
     }
@@ -80,18 +79,18 @@ mod tests {
 
     #[test]
     fn chances_are_for_the_side_named() {
-        assert_eq!(chance(0, Color::Black, Color::White), Some(50));
-        assert_eq!(chance(1450, Color::Black, Color::Black), Some(73));
-        assert_eq!(chance(1450, Color::Black, Color::White), Some(27));
-        assert_eq!(chance(-20000, Color::White, Color::White), Some(1));
-        assert_eq!(chance(WIN - 5, Color::Black, Color::Black), None);
+        assert_eq!(chance(0, 0.5, Color::Black, Color::White), Some(50));
+        assert_eq!(chance(1450, 0.731, Color::Black, Color::Black), Some(73));
+        assert_eq!(chance(1450, 0.731, Color::Black, Color::White), Some(27));
+        assert_eq!(chance(-20000, 0.0001, Color::White, Color::White), Some(1));
+        assert_eq!(chance(WIN - 5, 1.0, Color::Black, Color::Black), None);
     }
 
     #[test]
     fn wins_count_the_winners_own_moves() {
         // The mover makes five on its third move: plies 1, 3 and 5.
         assert_eq!(
-            Verdict::of(WIN - 5, Color::Black, Color::White),
+            Verdict::of(WIN - 5, 1.0, Color::Black, Color::White),
             Verdict::Win {
                 winner: Color::Black,
                 moves: 3
@@ -99,14 +98,14 @@ mod tests {
         );
         // The mover is lost in 4 plies: the other side's moves are plies 2 and 4.
         assert_eq!(
-            Verdict::of(-(WIN - 4), Color::Black, Color::Black),
+            Verdict::of(-(WIN - 4), 0.0, Color::Black, Color::Black),
             Verdict::Win {
                 winner: Color::White,
                 moves: 2
             }
         );
         assert_eq!(
-            Verdict::of(-300, Color::White, Color::Black),
+            Verdict::of(-300, 0.45, Color::White, Color::Black),
             Verdict::Chance {
                 side: Color::Black,
                 percent: 55

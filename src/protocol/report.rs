@@ -4,7 +4,6 @@
 //! depth, evaluation, win rate and moves; Yixin-Board tags the line's first point with its
 //! win rate, or `W5` / `L4` for a proven result).
 
-use crate::engine::win_chance;
 use crate::search::{mate_distance, Info};
 use crate::types::Pos;
 
@@ -49,7 +48,7 @@ pub fn progress(info: &Info) -> String {
         info.depth,
         info.seldepth,
         score_text(info.score),
-        win_chance(info.score) * 100.0,
+        info.chance * 100.0,
         info.nodes,
         info.nps(),
         info.elapsed.as_millis(),
@@ -101,7 +100,7 @@ pub fn pv_block(line: &Line) -> Vec<String> {
         format!("INFO TOTALTIME {}", info.elapsed.as_millis()),
         format!("INFO SPEED {}", info.nps()),
         format!("INFO EVAL {}", score_text(info.score)),
-        format!("INFO WINRATE {:.4}", win_chance(info.score)),
+        format!("INFO WINRATE {:.4}", info.chance),
         format!("INFO BESTLINE {}", moves_text(&info.pv)),
         "INFO PV DONE".into(),
     ]
@@ -121,6 +120,7 @@ mod tests {
             nodes: 120_000,
             elapsed: Duration::from_millis(400),
             pv: vec![Pos::new(7, 7), Pos::new(8, 6)],
+            chance: crate::search::win_chance(score, 1450.0),
         }
     }
 

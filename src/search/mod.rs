@@ -64,6 +64,9 @@ pub struct Info {
     pub elapsed: Duration,
     /// The principal variation, from the root.
     pub pv: Vec<Pos>,
+    /// The side to move's chance to win that `score` means under the evaluation searched
+    /// with ([`win_chance`]).
+    pub chance: f64,
 }
 
 impl Info {
@@ -98,6 +101,18 @@ pub struct Outcome {
     /// ([`crate::engine::Config::random_margin`]): the search's best move and its score.
     /// `best` and `score` are then the chosen move's.
     pub instead_of: Option<(Pos, i32)>,
+}
+
+/// The side to move's chance to win, 0 to 1, at `score` from a search whose evaluation
+/// reads `per_logit` score units as one unit of logit of that chance
+/// ([`crate::eval::choice::Evaluation::score_per_logit`]): certain for a proven result,
+/// else the logistic of `score / per_logit`.
+pub fn win_chance(score: i32, per_logit: f64) -> f64 {
+    match mate_distance(score) {
+        Some(m) if m >= 0 => 1.0,
+        Some(_) => 0.0,
+        None => 1.0 / (1.0 + (-(score as f64) / per_logit).exp()),
+    }
 }
 
 /// Plies to a decided result, if `score` is one (positive: the side to move wins).
@@ -150,6 +165,15 @@ pub struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// Score units per unit of logit of the chance to win, under the evaluation searched
+    /// with.
+    pub fn score_per_logit(&self) -> f64 {
+        match self.net {
+            Some(_) => self.params.net_scale() as f64,
+            None => crate::eval::CLASSICAL_SCORE_PER_LOGIT,
+        }
+    }
+
     fn out_of_time(&self) -> bool {
         self.limits
             .hard_time

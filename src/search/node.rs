@@ -503,9 +503,10 @@ impl Searcher<'_> {
     #[inline]
     pub(super) fn evaluate(&self) -> i32 {
         match (&self.acc, self.shared.net) {
-            (Some(acc), Some(net)) => {
-                crate::eval::net::score_of_logit(acc.value_logit(net, &self.board))
-            }
+            (Some(acc), Some(net)) => crate::eval::net::score_of_logit(
+                acc.value_logit(net, &self.board),
+                self.shared.params.net_scale(),
+            ),
             _ => evaluate(&self.board, self.weights),
         }
     }

@@ -140,6 +140,12 @@ parameters! {
     /// chooses, when the first check ran out of budget on it (0: none). Against PentaZen at
     /// 1 s a move: 49.0% over 680 games where none scored 38.1% (80 games).
     ROOT_VERIFY_NODES, root_verify_nodes, "verify": u64 = 300_000;
+    /// Engine score units per unit of the learned evaluation's value logit (the trainer's
+    /// score scale, [`crate::eval::net::SCORE_PER_LOGIT`]), which the margins above were
+    /// tuned against. Self-play at 10,000 nodes a move on the balanced openings against
+    /// 400: 1450 (the classical evaluation's scale) 155-232-13, -68 Elo [-101, -36];
+    /// 650 126-170-8 after 304 games (stopped, LLR -1.97); 250 203-180-17, +20 [-10, +50].
+    NET_SCALE, net_scale, "nscale": i32 = crate::eval::net::SCORE_PER_LOGIT;
 }
 
 /// Fewest moves a narrowed quiet node keeps ([`NARROW_SCORE`]).

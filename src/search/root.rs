@@ -56,6 +56,7 @@ impl Searcher<'_> {
                     nodes: out.nodes,
                     elapsed: out.elapsed,
                     pv: out.pv.clone(),
+                    chance: win_chance(out.score, self.shared.score_per_logit()),
                 });
                 return out;
             }
@@ -111,6 +112,7 @@ impl Searcher<'_> {
                     nodes: out.nodes,
                     elapsed: out.elapsed,
                     pv: out.pv.clone(),
+                    chance: win_chance(out.score, self.shared.score_per_logit()),
                 });
             }
             if mate_distance(score).is_some_and(|m| m.abs() <= d) && self.root == RootScores::Best {

@@ -13,7 +13,7 @@ use super::session::Running;
 use super::strength::Checked;
 use crate::engine::Engine;
 use crate::notation::format_h8;
-use crate::search::{mate_distance, Info, Limits};
+use crate::search::{mate_distance, win_chance, Info, Limits};
 use crate::types::{Color, Pos};
 use axum::response::sse::{Event, Sse};
 use futures_util::stream::Stream;
@@ -102,6 +102,7 @@ async fn drive(
 ) {
     let size = engine.board().size();
     let side = engine.board().to_move();
+    let per_logit = engine.score_per_logit();
     let start = Instant::now();
     let (msg_tx, mut msg_rx) = unbounded_channel::<Msg>();
     let flags = running.clone();
@@ -121,7 +122,10 @@ async fn drive(
         }
         Msg::NBest(list) => {
             rounds += 1;
-            event("nbest", &nbest(&list, size, side, start, rounds))
+            event(
+                "nbest",
+                &nbest(&list, (size, side, per_logit), start, rounds),
+            )
         }
     };
     let result = loop {
@@ -285,7 +289,7 @@ fn progress(info: &Info, size: usize, side: Color, start: Instant) -> Progress {
         seldepth: info.seldepth,
         score: info.score,
         score_text: score_text(info.score),
-        black_win: black_win(info.score, side),
+        black_win: black_win(info.chance, side),
         nodes: info.nodes,
         nps: info.nps(),
         elapsed_ms: start.elapsed().as_millis() as u64,
@@ -294,7 +298,9 @@ fn progress(info: &Info, size: usize, side: Color, start: Instant) -> Progress {
     }
 }
 
-fn nbest(list: &[(Pos, i32)], size: usize, side: Color, start: Instant, round: u32) -> NBest {
+/// `view`: the board size, the side to move and the evaluation's score units per logit.
+fn nbest(list: &[(Pos, i32)], view: (usize, Color, f64), start: Instant, round: u32) -> NBest {
+    let (size, side, per_logit) = view;
     NBest {
         round,
         elapsed_ms: start.elapsed().as_millis() as u64,
@@ -304,21 +310,15 @@ fn nbest(list: &[(Pos, i32)], size: usize, side: Color, start: Instant, round: u
                 point: format_h8(p, size),
                 score,
                 score_text: score_text(score),
-                black_win: black_win(score, side),
+                black_win: black_win(win_chance(score, per_logit), side),
             })
             .collect(),
     }
 }
 
-/// Black's chance to win as the page's bar shows it: a logistic curve of the score with
-/// 200 units (about two open threes' worth) for odds of e:1, and certainty for a proven
-/// result. A picture of the score, not a calibrated probability.
-pub fn black_win(score: i32, side: Color) -> f64 {
-    let own = match mate_distance(score) {
-        Some(m) if m >= 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-(score as f64) / 200.0).exp()),
-    };
+/// Black's chance to win, for the page's bar, from the chance `own` of `side`, the side to
+/// move ([`win_chance`]).
+pub fn black_win(own: f64, side: Color) -> f64 {
     if side == Color::Black {
         own
     } else {

@@ -402,3 +402,37 @@ fn a_lost_renju_black_still_plays_a_legal_move() {
     let list = e.think_nbest(3, &nodes(20_000), &mut |_| {});
     assert!(!list.is_empty(), "YXNBEST lists a move");
 }
+
+/// A score reads as a chance on the scale of the evaluation that searched: the built-in net
+/// on 15x15 freestyle gives 400 units a logit, the classical evaluation 1,450 (a front end
+/// that used one scale for both told a net search's players half their real edge).
+#[test]
+fn win_chances_read_scores_on_the_evaluations_scale() {
+    let logistic_one = 1.0 / (1.0 + (-1.0f64).exp());
+    let net = Engine::new(15, Rule::Freestyle).unwrap();
+    assert!((net.win_chance(400) - logistic_one).abs() < 1e-9);
+    let classical = Config {
+        eval: wuzi::eval::Evaluation::Classical,
+        ..Config::default()
+    };
+    let classical = Engine::with_config(15, Rule::Freestyle, classical).unwrap();
+    assert!((classical.win_chance(1450) - logistic_one).abs() < 1e-9);
+    // No built-in net for 20x20: the classical scale.
+    let big = Engine::new(20, Rule::Freestyle).unwrap();
+    assert!((big.win_chance(-1450) - (1.0 - logistic_one)).abs() < 1e-9);
+    assert_eq!(net.win_chance(wuzi::search::WIN - 3), 1.0);
+    assert_eq!(net.win_chance(-(wuzi::search::WIN - 4)), 0.0);
+
+    // The figures a search reports carry the same chance.
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    e.play(Pos::new(7, 7)).unwrap();
+    e.play(Pos::new(8, 8)).unwrap();
+    let mut seen = Vec::new();
+    e.think(Level::Full, &nodes(20_000), &mut |info| {
+        seen.push((info.score, info.chance))
+    });
+    assert!(!seen.is_empty());
+    for (score, chance) in seen {
+        assert_eq!(chance, e.win_chance(score), "score {score}");
+    }
+}

@@ -46,12 +46,13 @@ impl Session {
 
     /// `INFO PV` blocks for scored moves, each line one move deep, with the figures of the
     /// search's last iteration.
-    fn scored_blocks(list: &[(Pos, i32)], last: &Option<Info>, out: Out) {
+    fn scored_blocks(&self, list: &[(Pos, i32)], last: &Option<Info>, out: Out) {
         for (i, &(p, score)) in list.iter().enumerate() {
             let info = Info {
                 score,
                 pv: vec![p],
-                ..last.clone().unwrap_or_else(|| empty_info(score))
+                chance: self.engine.win_chance(score),
+                ..last.clone().unwrap_or_else(empty_info)
             };
             for l in report::pv_block(&Line {
                 index: i,
@@ -79,10 +80,10 @@ impl Session {
                 "MESSAGE NBEST {} {p} eval {} winrate {:.1}%",
                 i + 1,
                 report::score_text(*score),
-                crate::engine::win_chance(*score) * 100.0
+                self.engine.win_chance(*score) * 100.0
             ));
         }
-        Self::scored_blocks(&list, &last, out);
+        self.scored_blocks(&list, &last, out);
         if self.detail.realtime {
             out(&format!("MESSAGE REALTIME BEST {best}"));
         }
@@ -148,7 +149,7 @@ impl Session {
             lost.len(),
             points(&lost)
         ));
-        Self::scored_blocks(&list, &last, out);
+        self.scored_blocks(&list, &last, out);
         out(&best.to_string());
         Ok(())
     }
@@ -159,13 +160,14 @@ fn clamp_bias(bias: i64) -> i32 {
     bias.clamp(-(MATE_BOUND as i64 - 1), MATE_BOUND as i64 - 1) as i32
 }
 
-fn empty_info(score: i32) -> Info {
+fn empty_info() -> Info {
     Info {
         depth: 0,
         seldepth: 0,
-        score,
+        score: 0,
         nodes: 0,
         elapsed: std::time::Duration::ZERO,
         pv: Vec::new(),
+        chance: 0.5,
     }
 }
