@@ -229,6 +229,12 @@ impl Engine {
     pub fn config(&self) -> &Config {
         &self.config
     }
+    /// Evaluates with `eval` from the next search on (the table is emptied: its scores were
+    /// another evaluation's).
+    pub fn set_eval(&mut self, eval: crate::eval::Evaluation) {
+        self.config.eval = eval;
+        self.clear_hash();
+    }
     /// Score units per unit of logit of the chance to win, under the evaluation this game's
     /// searches use.
     pub fn score_per_logit(&self) -> f64 {

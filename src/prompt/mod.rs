@@ -102,6 +102,11 @@ impl Prompt {
         })
     }
 
+    /// Plays with `eval` (the engine's default: the built-in net on 15x15 freestyle).
+    pub fn set_eval(&mut self, eval: crate::eval::Evaluation) {
+        self.engine.set_eval(eval);
+    }
+
     /// The handle a Ctrl-C handler calls ([`Interrupt::press`]).
     pub fn interrupt(&self) -> Interrupt {
         self.interrupt.clone()
@@ -109,9 +114,15 @@ impl Prompt {
 
     /// Runs until `quit`, the end of `input`, or Ctrl-C twice.
     pub fn run(&mut self, input: &mut dyn Input, io: &mut Io) -> io::Result<()> {
+        let board = self.engine.board();
+        let eval = self
+            .engine
+            .config()
+            .eval
+            .describe(board.size(), board.rule());
         writeln!(
             io.out,
-            "wuzi {}: you play black (X). Type help for commands.",
+            "wuzi {} ({eval}): you play black (X). Type help for commands.",
             env!("CARGO_PKG_VERSION")
         )?;
         self.show(io)?;

@@ -26,19 +26,22 @@ pub struct Games {
     max_searches: usize,
     /// Longest analysis, in seconds.
     pub analysis_seconds: f64,
+    /// The evaluation every game's engine plays with.
+    pub eval: crate::eval::Evaluation,
     next: Mutex<u64>,
 }
 
 impl Games {
-    /// No games yet.
-    pub fn new(max_games: usize, max_searches: usize, analysis_seconds: f64) -> Games {
-        let max_searches = max_searches.max(1);
+    /// No games yet, under the server's `options`.
+    pub fn new(options: &super::Options) -> Games {
+        let max_searches = options.max_searches.max(1);
         Games {
             games: Mutex::new(HashMap::new()),
-            max_games: max_games.max(1),
+            max_games: options.max_games.max(1),
             slots: Arc::new(Semaphore::new(max_searches)),
             max_searches,
-            analysis_seconds,
+            analysis_seconds: options.analysis_seconds,
+            eval: options.eval.clone(),
             next: Mutex::new(crate::engine::clock_seed()),
         }
     }

@@ -23,6 +23,8 @@ pub struct Options {
     pub max_games: usize,
     /// Longest analysis, in seconds.
     pub analysis_seconds: f64,
+    /// The evaluation the engines play with.
+    pub eval: crate::eval::Evaluation,
 }
 
 impl Default for Options {
@@ -35,6 +37,7 @@ impl Default for Options {
             max_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
             max_games: 64,
             analysis_seconds: 600.0,
+            eval: crate::eval::Evaluation::Default,
         }
     }
 }
@@ -52,11 +55,7 @@ impl Server {
         let listener = TcpListener::bind((options.host.as_str(), options.port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
-        let games = Arc::new(Games::new(
-            options.max_games,
-            options.max_searches,
-            options.analysis_seconds,
-        ));
+        let games = Arc::new(Games::new(options));
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;

@@ -6,7 +6,8 @@ use super::error::ApiError;
 use super::json::{State, Strength};
 use super::position::{format_moves, parse_moves, parse_rule};
 use super::strength::{check, Checked};
-use crate::engine::{clock_seed, Engine, GameStatus, MoveError};
+use crate::engine::{clock_seed, Config, Engine, GameStatus, MoveError};
+use crate::eval::Evaluation;
 use crate::notation::{format_h8, parse_any};
 use crate::record::{Format, GameRecord, GameResult};
 use crate::types::{Color, Pos, Rule};
@@ -73,6 +74,8 @@ pub struct Session {
     moves: Vec<Pos>,
     human: Human,
     strength: Strength,
+    /// The evaluation its engine plays with (the server's).
+    eval: Evaluation,
     checked: Checked,
     redo: Vec<Pos>,
     running: Option<Running>,
@@ -89,11 +92,16 @@ impl Session {
         rule: Rule,
         human: Human,
         strength: Strength,
+        eval: &Evaluation,
         moves: Option<&str>,
     ) -> Result<Session, ApiError> {
         let checked = check(&strength).map_err(ApiError::bad_request)?;
-        let mut engine =
-            Engine::new(size, rule).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let config = Config {
+            eval: eval.clone(),
+            ..Config::default()
+        };
+        let mut engine = Engine::with_config(size, rule, config)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
         engine.set_hash_mb(HASH_MB);
         engine.set_seed(clock_seed());
         engine.set_random_margin(checked.vary);
@@ -105,6 +113,7 @@ impl Session {
             moves: Vec::new(),
             human,
             strength,
+            eval: eval.clone(),
             checked,
             redo: Vec::new(),
             running: None,
@@ -184,6 +193,7 @@ impl Session {
             self.rule,
             self.human,
             self.strength.clone(),
+            &self.eval,
             None,
         ) {
             Ok(mut fresh) => {
@@ -327,6 +337,7 @@ impl Session {
             rec.rule,
             self.human,
             self.strength.clone(),
+            &self.eval,
             None,
         )?;
         let engine = fresh.engine()?;

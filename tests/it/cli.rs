@@ -175,6 +175,24 @@ fn wuzi_with_or_without_play_runs_the_prompt_game() {
     }
 }
 
+/// `wuzi --eval` sets the prompt game's evaluation, named in its first line; a bad one is
+/// refused (exit 2).
+#[test]
+fn the_prompt_game_takes_an_evaluation() {
+    let input = "vary off\nlevel depth 2\nh8\nquit\n";
+    let out = run(WUZI, &[], input);
+    assert!(text(&out.stdout).contains("(net daa3237689932918): you play black"));
+    let out = run(WUZI, &["play", "--eval", "classical"], input);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("(classical): you play black"), "{stdout}");
+    assert_eq!(stdout.matches("wuzi plays").count(), 1, "{stdout}");
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let out = run(WUZI, &["--eval", readme], input);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a wuzi net file"));
+}
+
 /// `pbrain-wuzi --eval FILE` plays with the learned evaluation and names the net in ABOUT; a
 /// file that is not a net is refused with its name and the reason (exit 2).
 #[test]

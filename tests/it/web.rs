@@ -15,6 +15,7 @@ fn server(max_searches: usize, analysis_seconds: f64) -> Server {
         max_searches,
         max_games: 16,
         analysis_seconds,
+        ..Options::default()
     };
     Server::start(&options).expect("a free port")
 }
@@ -574,4 +575,11 @@ fn wuzi_serve_prints_its_address_and_serves_the_page() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"));
+    // So is an evaluation that is not one (exit 2, as for a bad flag).
+    let out = Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .args(["serve", "--port", "0", "--eval", "/no/such.wznet"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such.wznet"));
 }

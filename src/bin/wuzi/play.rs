@@ -16,9 +16,21 @@ pub struct Args {
     /// docs/db.md); `db` at the prompt shows what it knows.
     #[arg(long, value_name = "FILE")]
     pub db: Option<std::path::PathBuf>,
+    /// The evaluation: `default` (the built-in net on 15x15 freestyle, the classical
+    /// evaluation elsewhere), `classical`, or a net file (nets/).
+    #[arg(long, value_name = "EVAL")]
+    pub eval: Option<String>,
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let eval = match args.eval.as_deref().map(wuzi::eval::Evaluation::from_arg) {
+        None => wuzi::eval::Evaluation::Default,
+        Some(Ok(e)) => e,
+        Some(Err(e)) => {
+            eprintln!("wuzi: --eval {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut prompt = match Prompt::new() {
         Ok(p) => p,
         Err(e) => {
@@ -26,6 +38,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    prompt.set_eval(eval);
     if let Some(path) = &args.db {
         match wuzi::db::Db::open(path) {
             Ok(db) => prompt.set_db(Some(db)),

@@ -23,12 +23,24 @@ pub struct Args {
     /// Most searches at once (more are refused with "busy"); default: the number of cores.
     #[arg(long)]
     max_searches: Option<usize>,
+    /// The evaluation: `default` (the built-in net on 15x15 freestyle, the classical
+    /// evaluation elsewhere), `classical`, or a net file (nets/).
+    #[arg(long, value_name = "EVAL", default_value = "default")]
+    eval: String,
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let eval = match wuzi::eval::Evaluation::from_arg(&args.eval) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("wuzi serve: --eval {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut options = Options {
         host: args.host,
         port: args.port,
+        eval,
         ..Options::default()
     };
     if let Some(n) = args.max_searches {
