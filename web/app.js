@@ -267,7 +267,8 @@ function show(state) {
   const result = $('result');
   if (g.status !== 'ongoing') {
     result.hidden = false;
-    result.textContent = g.result;
+    // What the position database learned from the game, if the server has one.
+    result.textContent = [g.result, ...(g.memory || [])].join(' ');
     $('turn').textContent = 'game over';
   } else {
     result.hidden = true;

@@ -26,9 +26,18 @@ pub struct Games {
     max_searches: usize,
     /// Longest analysis, in seconds.
     pub analysis_seconds: f64,
-    /// The evaluation every game's engine plays with.
-    pub eval: crate::eval::Evaluation,
+    /// What every game's engine is set up with.
+    pub setup: Setup,
     next: Mutex<u64>,
+}
+
+/// What the server gives every game's engine.
+#[derive(Clone)]
+pub struct Setup {
+    /// The evaluation.
+    pub eval: crate::eval::Evaluation,
+    /// The position database (`None`: none).
+    pub db: Option<crate::db::Db>,
 }
 
 impl Games {
@@ -41,7 +50,10 @@ impl Games {
             slots: Arc::new(Semaphore::new(max_searches)),
             max_searches,
             analysis_seconds: options.analysis_seconds,
-            eval: options.eval.clone(),
+            setup: Setup {
+                eval: options.eval.clone(),
+                db: options.db.clone(),
+            },
             next: Mutex::new(crate::engine::clock_seed()),
         }
     }

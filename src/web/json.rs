@@ -149,6 +149,10 @@ pub struct State {
     pub five: Vec<String>,
     /// A sentence for the result banner (empty while the game goes on).
     pub result: String,
+    /// What the server's position database said when the game ended: what it learned,
+    /// or why it could not (empty while the game goes on, or without a database).
+    #[serde(default)]
+    pub memory: Vec<String>,
     /// Black's forbidden points (renju, black to move).
     pub forbidden: Vec<String>,
     /// How many undone moves `redo` can replay.

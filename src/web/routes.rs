@@ -99,7 +99,7 @@ async fn create(With(games): GamesState, Body(req): Body<NewGame>) -> Result<Res
         rule,
         human,
         strength,
-        &games.eval,
+        &games.setup,
         req.moves.as_deref(),
     )?;
     let state = session.state();

@@ -25,6 +25,8 @@ pub struct Options {
     pub analysis_seconds: f64,
     /// The evaluation the engines play with.
     pub eval: crate::eval::Evaluation,
+    /// The position database every game consults and learns from when it ends.
+    pub db: Option<crate::db::Db>,
 }
 
 impl Default for Options {
@@ -38,6 +40,7 @@ impl Default for Options {
             max_games: 64,
             analysis_seconds: 600.0,
             eval: crate::eval::Evaluation::Default,
+            db: None,
         }
     }
 }

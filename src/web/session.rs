@@ -3,11 +3,11 @@
 //! facade; a refused change leaves the game as it was.
 
 use super::error::ApiError;
+use super::games::Setup;
 use super::json::{State, Strength};
 use super::position::{format_moves, parse_moves, parse_rule};
 use super::strength::{check, Checked};
 use crate::engine::{clock_seed, Config, Engine, GameStatus, MoveError};
-use crate::eval::Evaluation;
 use crate::notation::{format_h8, parse_any};
 use crate::record::{Format, GameRecord, GameResult};
 use crate::types::{Color, Pos, Rule};
@@ -74,8 +74,11 @@ pub struct Session {
     moves: Vec<Pos>,
     human: Human,
     strength: Strength,
-    /// The evaluation its engine plays with (the server's).
-    eval: Evaluation,
+    /// Its engine's evaluation and database (the server's).
+    setup: Setup,
+    /// What the database said of the game: what it learned when the game ended, or why
+    /// it could not (empty: nothing).
+    memory: Vec<String>,
     checked: Checked,
     redo: Vec<Pos>,
     running: Option<Running>,
@@ -92,12 +95,12 @@ impl Session {
         rule: Rule,
         human: Human,
         strength: Strength,
-        eval: &Evaluation,
+        setup: &Setup,
         moves: Option<&str>,
     ) -> Result<Session, ApiError> {
         let checked = check(&strength).map_err(ApiError::bad_request)?;
         let config = Config {
-            eval: eval.clone(),
+            eval: setup.eval.clone(),
             ..Config::default()
         };
         let mut engine = Engine::with_config(size, rule, config)
@@ -105,6 +108,7 @@ impl Session {
         engine.set_hash_mb(HASH_MB);
         engine.set_seed(clock_seed());
         engine.set_random_margin(checked.vary);
+        engine.set_db(setup.db.clone());
         let mut session = Session {
             id,
             engine: None,
@@ -113,7 +117,8 @@ impl Session {
             moves: Vec::new(),
             human,
             strength,
-            eval: eval.clone(),
+            setup: setup.clone(),
+            memory: Vec::new(),
             checked,
             redo: Vec::new(),
             running: None,
@@ -193,7 +198,7 @@ impl Session {
             self.rule,
             self.human,
             self.strength.clone(),
-            &self.eval,
+            &self.setup,
             None,
         ) {
             Ok(mut fresh) => {
@@ -221,11 +226,26 @@ impl Session {
         Ok(())
     }
 
-    /// Plays `p` (an engine's move, or a redo), keeping the redo list.
+    /// Plays `p` (an engine's move, or a redo), keeping the redo list. A move that ends
+    /// the game teaches the database (if the server has one).
     pub fn play_pos(&mut self, p: Pos) -> Result<(), ApiError> {
         let size = self.size;
         let engine = self.engine()?;
-        engine.play(p).map_err(|e| move_error(e, size))?;
+        let status = engine.play(p).map_err(|e| move_error(e, size))?;
+        if status != GameStatus::Ongoing {
+            let learned = engine.learn_game();
+            let mut memory: Vec<String> = learned
+                .map(|l| {
+                    format!(
+                        "Remembered: {} positions, {} proven.",
+                        l.positions, l.proofs
+                    )
+                })
+                .into_iter()
+                .collect();
+            memory.extend(engine.take_db_notes());
+            self.memory = memory;
+        }
         self.refresh();
         Ok(())
     }
@@ -337,7 +357,7 @@ impl Session {
             rec.rule,
             self.human,
             self.strength.clone(),
-            &self.eval,
+            &self.setup,
             None,
         )?;
         let engine = fresh.engine()?;
@@ -391,6 +411,11 @@ impl Session {
             winner: winner.map(|c| c.to_string()),
             five: h8(&five),
             result: result_text(status, self.human),
+            memory: if status == GameStatus::Ongoing {
+                Vec::new()
+            } else {
+                self.memory.clone()
+            },
             forbidden: h8(&forbidden),
             redo: self.redo.len(),
             thinking: false,
@@ -449,6 +474,7 @@ fn placeholder_state() -> State {
         result: String::new(),
         forbidden: Vec::new(),
         redo: 0,
+        memory: Vec::new(),
         thinking: false,
         human: String::new(),
         strength: super::strength::default_strength(),

@@ -182,6 +182,42 @@ fn a_game_is_played_to_its_result_undone_and_redone() {
     );
 }
 
+/// With a position database, a game that ends teaches it, and the state says so; a game
+/// still going does not.
+#[test]
+fn a_finished_game_teaches_the_servers_database() {
+    let dir = crate::db::temp_dir("web");
+    let path = dir.join("games.wzdb");
+    let db = wuzi::db::Db::open(&path).expect("a database");
+    let options = Options {
+        host: "127.0.0.1".into(),
+        port: 0,
+        db: Some(db.clone()),
+        ..Options::default()
+    };
+    let srv = Server::start(&options).expect("a free port");
+    let api = Api::new(&srv);
+    let g = api.create(json!({
+        "human": "white", "strength": quick(), "moves": "h8a1i8a2j8a3k8a4"
+    }));
+    let id = g["id"].as_str().unwrap();
+    assert_eq!(g["memory"], json!([]));
+    let (_, events) = api.stream(&format!("/api/games/{id}/think"));
+    let state = &done(&events)["state"];
+    assert_eq!(state["status"], "five");
+    let memory = strings(&state["memory"]);
+    assert!(
+        memory.len() == 1 && memory[0].starts_with("Remembered: "),
+        "{memory:?}"
+    );
+    assert!(db.stats().expect("stats").positions > 0);
+    // Undone, the game goes on and says nothing of it.
+    let (_, s) = api.post_empty(&format!("/api/games/{id}/undo"));
+    assert_eq!(s["memory"], json!([]));
+    drop(srv);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A full game at every rule on 15x15 and 20x20, as a newcomer would play it: the person
 /// (black) clicks, the engine (white) answers each move until the game ends. The person's
 /// stones go along the top and bottom edges a point apart, so they make no line (and no

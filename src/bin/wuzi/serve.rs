@@ -27,6 +27,10 @@ pub struct Args {
     /// evaluation elsewhere), `classical`, or a net file (nets/).
     #[arg(long, value_name = "EVAL", default_value = "default")]
     eval: String,
+    /// Every game consults the position database FILE and learns from it when it ends
+    /// (created if missing; see docs/db.md).
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -37,10 +41,19 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let db = match args.db.as_deref().map(wuzi::db::Db::open) {
+        None => None,
+        Some(Ok(db)) => Some(db),
+        Some(Err(e)) => {
+            eprintln!("wuzi serve: database {e}; serving on without it");
+            None
+        }
+    };
     let mut options = Options {
         host: args.host,
         port: args.port,
         eval,
+        db,
         ..Options::default()
     };
     if let Some(n) = args.max_searches {
