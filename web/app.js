@@ -569,6 +569,9 @@ function wire() {
   $('btn-save-psq').addEventListener('click', () => act(async () => {
     download('wuzi-game.psq', await onGame('GET', '/record?format=psq'));
   }));
+  $('btn-save-sgf').addEventListener('click', () => act(async () => {
+    download('wuzi-game.sgf', await onGame('GET', '/record?format=sgf'));
+  }));
   $('load').addEventListener('change', (e) => act(async () => {
     const file = e.target.files[0];
     e.target.value = '';

@@ -29,6 +29,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = os.path.join(ROOT, "target", "web-screenshots")
+DOWNLOADS = os.path.join(ROOT, "target", "web-downloads")
 
 
 def start_server(wuzi):
@@ -215,6 +216,53 @@ def renju_and_positions(page, url):
     check(page.stones() == 3, "the game is kept")
 
 
+def records(page, url):
+    """Saves a game as files (real downloads), loads them into a fresh game, and loads an SGF
+    as c-gomoku-cli writes it."""
+    os.makedirs(DOWNLOADS, exist_ok=True)
+    for name in os.listdir(DOWNLOADS):
+        os.remove(os.path.join(DOWNLOADS, name))
+    page.d.execute_cdp_cmd("Page.setDownloadBehavior",
+                           {"behavior": "allow", "downloadPath": DOWNLOADS})
+    page.open(url, "rule=freestyle&size=15&you=both&moves=h8i9j10")
+    page.wait.until(lambda d: page.stones() == 3)
+    saved = {}
+    for button, name in [("btn-save-psq", "wuzi-game.psq"), ("btn-save-sgf", "wuzi-game.sgf"),
+                         ("btn-save-txt", "wuzi-game.txt")]:
+        path = os.path.join(DOWNLOADS, name)
+        page.click(button)
+        page.wait.until(lambda d: os.path.exists(path) and os.path.getsize(path) > 0)
+        with open(path) as f:
+            saved[name] = f.read()
+    check(saved["wuzi-game.psq"].startswith("Piskvorky 15x15"), f"a .psq: {saved['wuzi-game.psq']!r}")
+    check("SZ[15]" in saved["wuzi-game.sgf"] and ";B[hh]" in saved["wuzi-game.sgf"],
+          f"an SGF: {saved['wuzi-game.sgf']!r}")
+    check("h8 i9 j10" in saved["wuzi-game.txt"], f"a text record: {saved['wuzi-game.txt']!r}")
+    for name in saved:
+        page.open(url, "rule=freestyle&size=15&you=both")
+        page.wait.until(lambda d: page.stones() == 0)
+        page.d.find_element(By.ID, "load").send_keys(os.path.join(DOWNLOADS, name))
+        page.wait.until(lambda d: page.stones() == 3)
+        check(page.stone_at("j10") and page.stone_at("i9"), f"{name} loads the game back")
+        check(f"loaded {name}" in page.text("message"), f"message: {page.text('message')!r}")
+    # c-gomoku-cli's SGF: 15x15, columns and rows from the top left.
+    sgf = os.path.join(DOWNLOADS, "runner.sgf")
+    with open(sgf, "w") as f:
+        f.write("(;FF[4]GM[4]SZ[15]RE[B+];B[hh];W[ii];B[gg];W[jj])\n")
+    page.d.find_element(By.ID, "load").send_keys(sgf)
+    page.wait.until(lambda d: page.stones() == 4)
+    check(page.d.find_element(By.ID, "position").get_attribute("value") == "h8i7g9j6",
+          f"the SGF's moves: {page.d.find_element(By.ID, 'position').get_attribute('value')}")
+    # A file that is no record is refused with a message; the game stays.
+    bad = os.path.join(DOWNLOADS, "bad.txt")
+    with open(bad, "w") as f:
+        f.write("not a record at all\n")
+    page.d.find_element(By.ID, "load").send_keys(bad)
+    page.wait.until(lambda d: "record" in page.text("message") and "loaded" not in page.text("message"))
+    check(page.stones() == 4, "the game is kept after a bad file")
+    page.shot("records.png")
+
+
 def two_tabs(page, url):
     # Each tab has its own game on the server.
     first = page.d.current_window_handle
@@ -245,6 +293,7 @@ def main():
         play_a_game(page, url)
         analyse(page)
         renju_and_positions(page, url)
+        records(page, url)
         two_tabs(page, url)
         print(f"browser test passed in {time.time() - started:.1f} s")
         print("1 passed, 0 failed")
