@@ -44,6 +44,34 @@ const MAX_REGRADED: usize = 4 * crate::types::MAX_SIZE;
 pub const EMPTY: u8 = 0;
 const OFF: u8 = 3;
 
+/// Why [`Board::play_all`] refused a move list.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveListError {
+    /// A move off the board.
+    #[error("move {number} ({point}) is off the board")]
+    OffBoard {
+        /// The move's number in the list, from 1.
+        number: usize,
+        /// The move.
+        point: Pos,
+    },
+    /// A stone on a point that already holds one.
+    #[error("move {number} ({point}) is on an occupied point")]
+    Occupied {
+        /// The move's number in the list, from 1.
+        number: usize,
+        /// The move.
+        point: Pos,
+    },
+}
+
+// Front ends that report errors as text take these with `?`.
+impl From<MoveListError> for String {
+    fn from(e: MoveListError) -> String {
+        e.to_string()
+    }
+}
+
 /// A position with its incremental pattern state.
 #[derive(Clone)]
 pub struct Board {
@@ -374,16 +402,17 @@ impl Board {
 
     /// Plays a move list from the empty board (black first; `Pos::NONE` passes). Fails on an
     /// off-board or occupied point, leaving the board as it was.
-    pub fn play_all(&mut self, moves: &[Pos]) -> Result<(), String> {
+    pub fn play_all(&mut self, moves: &[Pos]) -> Result<(), MoveListError> {
         for (k, &m) in moves.iter().enumerate() {
+            let (number, point) = (k + 1, m);
             if m.is_none() {
                 self.make_pass();
             } else if !m.on_board(self.size) {
                 self.undo_n(k);
-                return Err(format!("move {} ({m}) is off the board", k + 1));
+                return Err(MoveListError::OffBoard { number, point });
             } else if !self.is_empty(m) {
                 self.undo_n(k);
-                return Err(format!("move {} ({m}) is on an occupied point", k + 1));
+                return Err(MoveListError::Occupied { number, point });
             } else {
                 self.make(m);
             }

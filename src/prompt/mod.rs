@@ -280,7 +280,7 @@ impl Prompt {
     fn read_move(&self, text: &str) -> Result<Pos, String> {
         let n = self.size();
         let Some((x, y)) = text.split_once(',') else {
-            return parse_h8(text, n).map_err(|e| format!("Not a move: {}.", clip(&e)));
+            return parse_h8(text, n).map_err(|e| format!("Not a move: {}.", clip(&e.to_string())));
         };
         let num = |t: &str| t.trim().parse::<i64>().ok();
         let (Some(x), Some(y)) = (num(x), num(y)) else {
@@ -609,7 +609,12 @@ impl Prompt {
         // The format is told by the text, not the name; a .psq names no rule.
         let (rec, games) = match GameRecord::read_any(&text, self.engine.board().rule()) {
             Ok(r) => r,
-            Err(e) => return Ok(Err(format!("Cannot load {file}: {}.", clip_at(&e, 200)))),
+            Err(e) => {
+                return Ok(Err(format!(
+                    "Cannot load {file}: {}.",
+                    clip_at(&e.to_string(), 200)
+                )))
+            }
         };
         // On a bad move list, put the old game back.
         let b = self.engine.board();

@@ -19,7 +19,10 @@
 //! `Result` is `1-0` (black won), `0-1` (white won), `1/2-1/2` (draw) or `*` (unfinished).
 //! Lines starting with `#` are comments.
 
+mod error;
 pub mod sgf;
+
+pub use error::RecordError;
 
 use crate::engine::GameStatus;
 use crate::notation::{format_h8, parse_h8};
@@ -140,10 +143,10 @@ impl GameRecord {
     /// (`(`), Piskvork's `.psq` (`Piskvorky`), else wuzi's text. Of an SGF collection the
     /// first game is read; the number of games in the text comes back with it. `rule` is
     /// the rule of a record that names none (a `.psq` never does).
-    pub fn read_any(text: &str, rule: Rule) -> Result<(GameRecord, usize), String> {
+    pub fn read_any(text: &str, rule: Rule) -> Result<(GameRecord, usize), RecordError> {
         let start = text.trim_start_matches('\u{feff}').trim_start();
         if start.starts_with('(') {
-            let mut games = sgf::read(start, rule).map_err(|e| e.to_string())?;
+            let mut games = sgf::read(start, rule)?;
             let n = games.len();
             return Ok((games.swap_remove(0), n));
         }
@@ -154,7 +157,7 @@ impl GameRecord {
     }
 
     /// The record in `format`. Errors only for a `.psq` of a game with a pass.
-    pub fn write(&self, format: Format) -> Result<String, String> {
+    pub fn write(&self, format: Format) -> Result<String, RecordError> {
         match format {
             Format::Text => Ok(self.to_text()),
             Format::Psq => self.to_psq(&[]),
@@ -187,7 +190,7 @@ impl GameRecord {
 
     /// Parses wuzi's text format. Checks that every move is on the board and on an empty
     /// point; does not judge fives or forbidden points (that is the engine's business).
-    pub fn parse(text: &str) -> Result<GameRecord, String> {
+    pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         let mut rec = GameRecord::new(Rule::Freestyle, 15);
         let mut move_words = Vec::new();
         let mut known = false;
@@ -198,9 +201,8 @@ impl GameRecord {
             }
             match line.split_once(':') {
                 Some((key, value)) if move_words.is_empty() => {
-                    known |= rec
-                        .header(key.trim(), value.trim())
-                        .map_err(|e| format!("line {}: {e}", n + 1))?;
+                    let header = rec.header(key.trim(), value.trim());
+                    known |= header.map_err(|e| e.at_line(n + 1))?;
                 }
                 _ => move_words.extend(line.split_whitespace().map(str::to_string)),
             }
@@ -208,9 +210,7 @@ impl GameRecord {
         // Text with neither a header this format writes nor a move (a password file, a
         // letter) is not a game, not an empty one.
         if !known && move_words.is_empty() {
-            return Err(
-                "not a game record: no Rule, Size, Black, White or Result line and no moves".into(),
-            );
+            return Err(RecordError::NotARecord);
         }
         for w in move_words {
             let p = if w.eq_ignore_ascii_case("pass") {
@@ -225,24 +225,24 @@ impl GameRecord {
     }
 
     /// Reads one header line; returns whether the key is one this format writes.
-    fn header(&mut self, key: &str, value: &str) -> Result<bool, String> {
+    fn header(&mut self, key: &str, value: &str) -> Result<bool, RecordError> {
         match key.to_ascii_lowercase().as_str() {
             "rule" => {
-                self.rule = Rule::parse(value).ok_or_else(|| format!("unknown rule '{value}'"))?
+                self.rule = Rule::parse(value).ok_or_else(|| RecordError::Rule(value.into()))?
             }
             "size" => {
                 self.size = value
                     .parse()
                     .ok()
                     .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
-                    .ok_or_else(|| format!("bad board size '{value}'"))?
+                    .ok_or_else(|| RecordError::Size(value.into()))?
             }
             // A name is one line as the writers keep it (a lone CR inside becomes a space).
             "black" => self.black = one_line(value),
             "white" => self.white = one_line(value),
             "result" => {
                 self.result =
-                    GameResult::parse(value).ok_or_else(|| format!("bad result '{value}'"))?
+                    GameResult::parse(value).ok_or_else(|| RecordError::Result(value.into()))?
             }
             // Other tags (dates, events) are kept by nobody but harm nobody.
             _ => return Ok(false),
@@ -250,18 +250,23 @@ impl GameRecord {
         Ok(true)
     }
 
-    pub(crate) fn check_moves(&self) -> Result<(), String> {
+    pub(crate) fn check_moves(&self) -> Result<(), RecordError> {
         let mut seen = vec![false; crate::types::CELLS];
         for (i, &p) in self.moves.iter().enumerate() {
             if p.is_none() {
                 continue;
             }
             if !p.on_board(self.size) {
-                return Err(format!("move {} ({p}) is off the board", i + 1));
+                return Err(RecordError::OffBoard {
+                    number: i + 1,
+                    point: p,
+                });
             }
             if std::mem::replace(&mut seen[p.index()], true) {
-                let h8 = format_h8(p, self.size);
-                return Err(format!("move {} ({h8}) is on an occupied point", i + 1));
+                return Err(RecordError::Occupied {
+                    number: i + 1,
+                    point: format_h8(p, self.size),
+                });
             }
         }
         Ok(())
@@ -271,14 +276,11 @@ impl GameRecord {
     /// (1-based coordinates), then the players' names and the error code `0`. `times_ms`
     /// gives the thinking time of each move (missing entries are 0). A `.psq` cannot hold a
     /// pass, so a record with one is refused.
-    pub fn to_psq(&self, times_ms: &[u64]) -> Result<String, String> {
+    pub fn to_psq(&self, times_ms: &[u64]) -> Result<String, RecordError> {
         let mut s = format!("Piskvorky {0}x{0}, 11:11, 0\n", self.size);
         for (i, &p) in self.moves.iter().enumerate() {
             if p.is_none() {
-                return Err(format!(
-                    "move {} is a pass, which .psq cannot record",
-                    i + 1
-                ));
+                return Err(RecordError::PsqPass(i + 1));
             }
             let t = times_ms.get(i).copied().unwrap_or(0);
             s += &format!("{},{},{t}\n", p.x() + 1, p.y() + 1);
@@ -289,9 +291,9 @@ impl GameRecord {
 
     /// Reads the moves of a `.psq` (the rule is not in the file: pass it). The players'
     /// names are taken from the two lines after the moves when present.
-    pub fn from_psq(text: &str, rule: Rule) -> Result<GameRecord, String> {
+    pub fn from_psq(text: &str, rule: Rule) -> Result<GameRecord, RecordError> {
         let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-        let head = lines.next().ok_or("empty .psq")?;
+        let head = lines.next().ok_or(RecordError::PsqEmpty)?;
         let size = psq_size(head)?;
         let mut rec = GameRecord::new(rule, size);
         let mut rest = Vec::new();
@@ -301,7 +303,8 @@ impl GameRecord {
             match nums.as_deref() {
                 Some([x, y, _]) if rest.is_empty() => {
                     if !(1..=size).contains(x) || !(1..=size).contains(y) {
-                        return Err(format!("move {x},{y} is off the {size}x{size} board"));
+                        let (x, y) = (*x, *y);
+                        return Err(RecordError::PsqOffBoard { x, y, size });
                     }
                     rec.moves.push(Pos::new(x - 1, y - 1))
                 }
@@ -317,18 +320,24 @@ impl GameRecord {
     }
 }
 
-fn psq_size(head: &str) -> Result<usize, String> {
+fn psq_size(head: &str) -> Result<usize, RecordError> {
     let dims = head
         .strip_prefix("Piskvorky ")
         .and_then(|r| r.split(',').next())
-        .ok_or_else(|| format!("not a .psq header: '{head}'"))?;
+        .ok_or_else(|| RecordError::PsqHeader(head.into()))?;
     let (w, h) = dims
         .split_once('x')
-        .ok_or_else(|| format!("bad .psq board size '{dims}'"))?;
-    let w: usize = w.trim().parse().map_err(|_| format!("bad width '{w}'"))?;
-    let h: usize = h.trim().parse().map_err(|_| format!("bad height '{h}'"))?;
+        .ok_or_else(|| RecordError::PsqSize(dims.into()))?;
+    let w: usize = w
+        .trim()
+        .parse()
+        .map_err(|_| RecordError::PsqWidth(w.into()))?;
+    let h: usize = h
+        .trim()
+        .parse()
+        .map_err(|_| RecordError::PsqHeight(h.into()))?;
     if w != h || !(MIN_SIZE..=MAX_SIZE).contains(&w) {
-        return Err(format!("unsupported .psq board {w}x{h}"));
+        return Err(RecordError::PsqBoard(w, h));
     }
     Ok(w)
 }
@@ -409,8 +418,7 @@ mod tests {
         assert!(GameRecord::parse("Size: 15\nh8 z99\n").is_err());
         // Not a record at all: refused, not read as an empty game.
         let passwd = "root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:/usr/bin/nologin\n";
-        let e = GameRecord::parse(passwd).unwrap_err();
-        assert!(e.starts_with("not a game record"), "{e}");
+        assert_eq!(GameRecord::parse(passwd), Err(RecordError::NotARecord));
         assert!(GameRecord::parse("").is_err());
         assert!(GameRecord::parse("Size: 15\n").is_ok());
         assert!(GameRecord::from_psq("hello\n", Rule::Freestyle).is_err());
@@ -418,6 +426,44 @@ mod tests {
             GameRecord::from_psq("Piskvorky 15x15, 11:11, 0\n16,1,0\n0\n", Rule::Freestyle)
                 .is_err()
         );
+    }
+
+    /// The messages are the ones the front ends have always shown.
+    #[test]
+    fn messages_name_the_problem() {
+        let text = |t: &str| GameRecord::parse(t).unwrap_err().to_string();
+        assert_eq!(text("Rule: chess\n"), "line 1: unknown rule 'chess'");
+        assert_eq!(text("\nSize: 40\n"), "line 2: bad board size '40'");
+        assert_eq!(text("Result: win\n"), "line 1: bad result 'win'");
+        assert_eq!(text("h8 h8\n"), "move 2 (h8) is on an occupied point");
+        assert_eq!(text("h8 z99\n"), "'z99' is off the 15x15 board");
+        let mut r = GameRecord::new(Rule::Freestyle, 15);
+        r.moves = vec![Pos::new(15, 0)];
+        assert_eq!(
+            r.check_moves().unwrap_err().to_string(),
+            format!("move 1 ({}) is off the board", Pos::new(15, 0))
+        );
+        let psq = |t: &str| {
+            GameRecord::from_psq(t, Rule::Freestyle)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(psq(""), "empty .psq");
+        assert_eq!(psq("hello"), "not a .psq header: 'hello'");
+        assert_eq!(psq("Piskvorky 15, 1"), "bad .psq board size '15'");
+        assert_eq!(psq("Piskvorky a x15, 1"), "bad width 'a '");
+        assert_eq!(psq("Piskvorky 15x b, 1"), "bad height ' b'");
+        assert_eq!(psq("Piskvorky 15x14, 1"), "unsupported .psq board 15x14");
+        assert_eq!(
+            psq("Piskvorky 15x15, 1\n16,1,0\n"),
+            "move 16,1 is off the 15x15 board"
+        );
+        assert_eq!(
+            sample().to_psq(&[]).unwrap_err().to_string(),
+            "move 3 is a pass, which .psq cannot record"
+        );
+        let sgf = GameRecord::read_any("(;FF[4]GM[1])", Rule::Freestyle).unwrap_err();
+        assert!(matches!(sgf, RecordError::Sgf(_)), "{sgf}");
     }
 
     #[test]
