@@ -157,6 +157,8 @@ pub struct Engine {
     /// `INFO max_memory`) is never exceeded, not even briefly.
     tt: Option<Tt>,
     stop: Arc<AtomicBool>,
+    /// Nodes of the running (or last) search, all threads ([`Engine::node_counter`]).
+    nodes: Arc<AtomicU64>,
     rng: Xoshiro256PlusPlus,
     status: GameStatus,
     /// The status before each move of the game (passes included), for [`Engine::undo`].
@@ -190,6 +192,7 @@ impl Engine {
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed),
             config,
             stop: Arc::new(AtomicBool::new(false)),
+            nodes: Arc::new(AtomicU64::new(0)),
             status: GameStatus::Ongoing,
             earlier: Vec::new(),
             excluded: Vec::new(),
@@ -300,6 +303,14 @@ impl Engine {
     /// raises it for a search that has already ended lowers it itself.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// The nodes of the running search, all threads, as the threads count them (each adds
+    /// its count every few thousand nodes); zeroed when a search starts, and left at the
+    /// last search's count when it ends. A front end reads it between iterations, where
+    /// the reports of finished iterations say nothing new.
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        self.nodes.clone()
     }
 
     /// Plays `p` for the side to move, refusing off-board, occupied and (black, renju)
@@ -554,12 +565,13 @@ impl Engine {
         let hash_mb = self.config.hash_mb;
         let tt = self.tt.get_or_insert_with(|| Tt::new(hash_mb));
         tt.new_search();
+        self.nodes.store(0, Ordering::Relaxed);
         let shared = Shared {
             params: self.config.params.clone(),
             tt,
             excluded: &self.excluded,
             stop: &self.stop,
-            nodes: AtomicU64::new(0),
+            nodes: &self.nodes,
             start,
             limits: limits.clone(),
             solver_table_mb: self.config.solver_table_mb,

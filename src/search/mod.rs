@@ -147,7 +147,7 @@ pub struct Shared<'a> {
     /// Raised to stop every thread (by a front end, the clock, or the main thread's end).
     pub stop: &'a Arc<AtomicBool>,
     /// Nodes of all threads (each flushes its count now and then).
-    pub nodes: AtomicU64,
+    pub nodes: &'a AtomicU64,
     /// When the search began.
     pub start: Instant,
     /// When to stop.

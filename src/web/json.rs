@@ -179,7 +179,7 @@ pub struct Progress {
     pub score_text: String,
     /// Black's chance to win that the score suggests, 0 to 1.
     pub black_win: f64,
-    /// Nodes of the finished iterations.
+    /// Nodes searched so far (between iterations, as the search counts them).
     pub nodes: u64,
     /// Nodes per second.
     pub nps: u64,

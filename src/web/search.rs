@@ -103,6 +103,7 @@ async fn drive(
     let size = engine.board().size();
     let side = engine.board().to_move();
     let per_logit = engine.score_per_logit();
+    let counter = engine.node_counter();
     let start = Instant::now();
     let (msg_tx, mut msg_rx) = unbounded_channel::<Msg>();
     let flags = running.clone();
@@ -135,6 +136,9 @@ async fn drive(
             r = &mut work => break r,
             _ = tick.tick() => {
                 last.elapsed_ms = start.elapsed().as_millis() as u64;
+                // Nodes as the search counts them, between its iterations' reports.
+                last.nodes = last.nodes.max(counter.load(Ordering::Relaxed));
+                last.nps = (last.nodes as f64 / start.elapsed().as_secs_f64().max(1e-3)) as u64;
                 let _ = tx.send(event("progress", &last));
             }
             _ = tx.closed(), if !left => {

@@ -436,3 +436,25 @@ fn win_chances_read_scores_on_the_evaluations_scale() {
         assert_eq!(chance, e.win_chance(score), "score {score}");
     }
 }
+
+/// The engine's node counter (read by front ends while a search runs) ends at the search's
+/// own count, and starts again from zero with the next search.
+#[test]
+fn the_node_counter_follows_the_search() {
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    let counter = e.node_counter();
+    assert_eq!(counter.load(std::sync::atomic::Ordering::Relaxed), 0);
+    e.play(Pos::new(7, 7)).unwrap();
+    let out = e.think(Level::Full, &nodes(5_000), &mut |_| {});
+    assert!(out.nodes > 0);
+    assert_eq!(
+        counter.load(std::sync::atomic::Ordering::Relaxed),
+        out.nodes
+    );
+    e.play(out.best).unwrap();
+    let next = e.think(Level::Full, &nodes(2_000), &mut |_| {});
+    assert_eq!(
+        counter.load(std::sync::atomic::Ordering::Relaxed),
+        next.nodes
+    );
+}
