@@ -1,6 +1,6 @@
 //! Training data from self-play (`wuzi datagen`): games of the engine against itself from
 //! random balanced openings at a fixed node budget ([`selfplay`]), written in shards of a
-//! documented binary format ([`format`], `docs/datagen.md`), and turned into the network's
+//! documented binary format ([`format`](mod@format), `docs/datagen.md`), and turned into the network's
 //! inputs for the trainer ([`features`]).
 //!
 //! The work is cut into shards of [`Job::shard_games`] games. Shard `k` of a run is

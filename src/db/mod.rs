@@ -1,8 +1,8 @@
 //! Layer 5, beside the engine facade: the position database, wuzi's memory across games.
 //! One redb file holds, per symmetry-canonical position, proven results, the deepest root
 //! search result and the outcomes of the games that went through it. The engine consults it
-//! before a search (penalties for root moves that lost, [`learn::advice`]) and writes back
-//! what its searches prove and what its games teach ([`learn::learn_game`]).
+//! before a search (penalties for root moves that lost, [`Db::advice`]) and writes back
+//! what its searches prove and what its games teach ([`Db::learn_game`]).
 //!
 //! - [`key`]: canonical keys over the eight symmetries of the board, and moves mapped to and
 //!   from the canonical orientation;

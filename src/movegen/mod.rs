@@ -103,7 +103,7 @@ pub fn legal_moves(board: &mut Board, list: &mut MoveList) {
 
 /// Defences when the opponent threatens to win next move (has a five point): the
 /// opponent's five points, and under caro every point after which the opponent has no five
-/// point left ([`caro_five_defences`]). Empty when nothing stops every five. The side to
+/// point left (`caro_five_defences`). Empty when nothing stops every five. The side to
 /// move should first check its own fives.
 pub fn five_defences(board: &mut Board, list: &mut MoveList) {
     list.clear();

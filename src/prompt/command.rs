@@ -81,7 +81,7 @@ pub fn quote(s: &str) -> String {
     format!("'{}'", clip(s))
 }
 
-/// `s` cut after [`MAX_QUOTE`] characters (with `...`), control characters escaped.
+/// `s` cut after `MAX_QUOTE` characters (with `...`), control characters escaped.
 pub fn clip(s: &str) -> String {
     clip_at(s, MAX_QUOTE)
 }

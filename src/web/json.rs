@@ -166,7 +166,7 @@ pub struct State {
 }
 
 /// A search's progress: sent after every finished iteration and, between them, at least
-/// every [`super::search::TICK`] with the latest figures.
+/// every `TICK` of the server (200 ms) with the latest figures.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Progress {
     /// The last finished iteration's depth (0 before the first).

@@ -5,7 +5,7 @@
 //! proven: every defender reply is tried.
 
 //!
-//! The files: this one holds the solver and its entry points; [`table`] the VCF table;
+//! The files: this one holds the solver and its entry points; `table` the VCF table;
 //! `vcf` and `vct` the two searches; `moves` the attacker's threat moves; `lines` the
 //! five points and the closing moves of a proven line.
 
