@@ -513,6 +513,7 @@ impl Engine {
             root_scores: Vec::new(),
             forced: false,
             instead_of: None,
+            dropped: Vec::new(),
         }
     }
 
@@ -648,16 +649,28 @@ impl Engine {
     ) -> Vec<(Pos, i32)> {
         // Every root move keeps a score: exact for the best (and any tie), an upper bound
         // below it for the others. No random choice.
+        let (mut scored, _) = self.think_defend(limits, on_info);
+        scored.truncate(n);
+        scored
+    }
+
+    /// Every root move judged, for a defence analysis (Yixin-Board's `YXSEARCHDEFEND`):
+    /// the scored moves as [`Engine::think_nbest`] gives them (all of them), and the moves
+    /// the search left out because the opponent's VCF or VCT beats each
+    /// ([`crate::search::Outcome::dropped`]).
+    pub fn think_defend(
+        &mut self,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> (Vec<(Pos, i32)>, Vec<Pos>) {
         let out = self.search(limits, on_info, RootScores::Within(0));
         self.stop.store(false, Ordering::SeqCst);
         let mut scored = out.root_scores;
         if scored.is_empty() && !out.best.is_none() {
             scored.push((out.best, out.score));
         }
-        // Stable sort: equal scores keep the search's order.
         scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        scored.truncate(n);
-        scored
+        (scored, out.dropped)
     }
 }
 

@@ -725,6 +725,7 @@ mod tests {
             root_scores: Vec::new(),
             forced: false,
             instead_of: None,
+            dropped: Vec::new(),
         }
     }
 

@@ -101,6 +101,9 @@ pub struct Outcome {
     /// ([`crate::engine::Config::random_margin`]): the search's best move and its score.
     /// `best` and `score` are then the chosen move's.
     pub instead_of: Option<(Pos, i32)>,
+    /// Root moves the search left out because the opponent's VCF or VCT beats each (proven
+    /// before or between its iterations); they have no score in `root_scores`.
+    pub dropped: Vec<Pos>,
 }
 
 /// The side to move's chance to win, 0 to 1, at `score` from a search whose evaluation
@@ -221,6 +224,8 @@ pub struct Searcher<'a> {
     /// opponent had one after a pass ([`Searcher::keep_defences`]); checked again, with
     /// [`params::ROOT_VERIFY_NODES`], when an iteration chooses one.
     unverified: Vec<Pos>,
+    /// Root moves proven to lose and left out ([`Outcome::dropped`]).
+    dropped: Vec<Pos>,
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -274,6 +279,7 @@ impl<'a> Searcher<'a> {
             count_weights,
             partial_better: false,
             unverified: Vec::new(),
+            dropped: Vec::new(),
             nodes: 0,
             flushed: 0,
             seldepth: 0,

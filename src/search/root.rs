@@ -19,8 +19,10 @@ impl Searcher<'_> {
             root_scores: Vec::new(),
             forced: false,
             instead_of: None,
+            dropped: Vec::new(),
         };
         self.unverified.clear();
+        self.dropped.clear();
         let mut roots = self.root_moves();
         if roots.is_empty() {
             return out;
@@ -131,6 +133,7 @@ impl Searcher<'_> {
         self.flush_nodes();
         out.nodes = self.shared.nodes.load(Ordering::Relaxed);
         out.elapsed = self.shared.start.elapsed();
+        out.dropped = self.dropped.clone();
         out
     }
 
@@ -193,6 +196,7 @@ impl Searcher<'_> {
             return;
         }
         let mut keep = Vec::with_capacity(roots.len());
+        let mut lost = Vec::new();
         for &(p, s) in roots.iter() {
             let nodes = self.solve_nodes(move_nodes);
             if nodes == 0 {
@@ -217,7 +221,7 @@ impl Searcher<'_> {
             let r = self.solve(vct, &move_lim);
             self.board.undo();
             match r {
-                Proof::Win(_) => {}
+                Proof::Win(_) => lost.push(p),
                 Proof::Unknown if vct => {
                     self.unverified.push(p);
                     keep.push((p, s));
@@ -227,6 +231,7 @@ impl Searcher<'_> {
         }
         if !keep.is_empty() {
             *roots = keep;
+            self.dropped.extend(lost);
         }
     }
 
@@ -288,6 +293,7 @@ impl Searcher<'_> {
         self.board.undo();
         if matches!(r, Proof::Win(_)) {
             roots.remove(0);
+            self.dropped.push(p);
             true
         } else {
             false

@@ -458,3 +458,34 @@ fn the_node_counter_follows_the_search() {
         next.nodes
     );
 }
+
+/// A defence analysis names the moves the root leaves out: the opponent's VCF or VCT beats
+/// each (checked here by the solver), and none of them is among the scored moves.
+#[test]
+fn a_defence_analysis_names_the_moves_that_lose_to_a_threat() {
+    use wuzi::search::solver::{Proof, SolveLimits, Solver};
+    // Black has a VCF (8,8 starts it; tests/data/tactics/freestyle_vcf.tsv, lfz_c01_418);
+    // black passes, and white is to move against it. No single point shows the threat, so
+    // the root's move generator keeps every candidate, and its defence check drops those
+    // that leave the VCF.
+    let moves = wuzi::notation::parse_move_list(
+        "6,5 5,5 6,6 8,5 8,6 7,6 7,7 6,7 8,7 10,7 5,8 5,9 6,9 7,9 8,9 6,11 9,9 7,11 pass",
+    )
+    .unwrap();
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    e.set_position(&moves).unwrap();
+    let (scored, dropped) = e.think_defend(&nodes(100_000), &mut |_| {});
+    assert!(
+        !scored.is_empty() && !dropped.is_empty(),
+        "{scored:?} {dropped:?}"
+    );
+    for p in &dropped {
+        assert!(scored.iter().all(|(q, _)| q != p), "{p:?} is not scored");
+        let mut b = e.board().clone();
+        b.make(*p);
+        let mut solver = Solver::new();
+        let wins = matches!(solver.vcf(&mut b, &SolveLimits::default()), Proof::Win(_))
+            || matches!(solver.vct(&mut b, &SolveLimits::default()), Proof::Win(_));
+        assert!(wins, "after {p:?} black wins by VCF or VCT");
+    }
+}

@@ -124,32 +124,35 @@ impl Session {
         Ok(())
     }
 
-    /// Every root move scored: the ones that hold and the ones proven to lose (marked
-    /// `REALTIME LOSE`). The root drops a move that loses to the opponent's VCF or VCT
-    /// before searching; it is in neither list.
+    /// Every root move judged: the ones that hold and the ones proven to lose (marked
+    /// `REALTIME LOSE`), these last including the moves the root left out before or
+    /// between its iterations because the opponent's VCF or VCT beats each. The `INFO PV`
+    /// blocks are for the scored moves (at most [`MAX_NBEST`]).
     pub(super) fn search_defend(&mut self, out: Out) -> Result<(), String> {
-        let (list, last) = self.analyse(out, |e, limits, on_info| {
-            e.think_nbest(MAX_NBEST as usize, limits, on_info)
-        })?;
+        let ((list, dropped), last) =
+            self.analyse(out, |e, limits, on_info| e.think_defend(limits, on_info))?;
         let Some(&(best, _)) = list.first() else {
             return Err(self.no_move_reason());
         };
         let (lost, held): (Scored, Scored) = list.iter().partition(|(_, s)| *s <= -MATE_BOUND);
-        for (p, _) in &lost {
+        let mut lost: Vec<Pos> = lost.iter().map(|&(p, _)| p).collect();
+        lost.extend(dropped);
+        for p in &lost {
             out(&format!("MESSAGE REALTIME LOSE {p}"));
         }
-        let points = |l: &[(Pos, i32)]| {
-            let w: Vec<String> = l.iter().map(|(p, _)| p.to_string()).collect();
+        let points = |l: &mut dyn Iterator<Item = Pos>| {
+            let w: Vec<String> = l.map(|p| p.to_string()).collect();
             w.join(" ")
         };
         out(&format!(
             "MESSAGE DEFEND {} moves hold: {}; {} lose: {}",
             held.len(),
-            points(&held),
+            points(&mut held.iter().map(|&(p, _)| p)),
             lost.len(),
-            points(&lost)
+            points(&mut lost.iter().copied())
         ));
-        self.scored_blocks(&list, &last, out);
+        let shown = &list[..list.len().min(MAX_NBEST as usize)];
+        self.scored_blocks(shown, &last, out);
         out(&best.to_string());
         Ok(())
     }
