@@ -97,20 +97,28 @@ fn expected(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The log-likelihood ratio of "A is `elo1` better" against "`elo0`" from the counts of
-/// game pairs (one opening, both colours) by A's points in the pair (0, 0.5, ... 2): the
-/// normal approximation of the generalised SPRT, as tournament testers compute it.
-fn llr(pairs: &[u32; 5], elo0: f64, elo1: f64) -> f64 {
+/// The mean score of a pair (one opening, both colours) as a fraction of its two points,
+/// the variance of that score over the pairs, and the number of pairs, from the counts of
+/// pairs by A's points in the pair (0, 0.5, ... 2).
+fn pair_stats(pairs: &[u32; 5]) -> (f64, f64, f64) {
     let n: f64 = pairs.iter().map(|&c| c as f64).sum();
     if n == 0.0 {
-        return 0.0;
+        return (0.5, 0.0, 0.0);
     }
-    let x = |i: usize| i as f64 / 4.0; // a pair's score as a fraction
+    let x = |i: usize| i as f64 / 4.0;
     let mean: f64 = (0..5).map(|i| pairs[i] as f64 * x(i)).sum::<f64>() / n;
     let var: f64 = (0..5)
         .map(|i| pairs[i] as f64 * (x(i) - mean).powi(2))
         .sum::<f64>()
         / n;
+    (mean, var, n)
+}
+
+/// The log-likelihood ratio of "A is `elo1` better" against "`elo0`" from the pairs
+/// ([`pair_stats`]): the normal approximation of the generalised SPRT, as tournament
+/// testers compute it.
+fn llr(pairs: &[u32; 5], elo0: f64, elo1: f64) -> f64 {
+    let (mean, var, n) = pair_stats(pairs);
     if var <= 0.0 {
         return 0.0;
     }
@@ -118,16 +126,10 @@ fn llr(pairs: &[u32; 5], elo0: f64, elo1: f64) -> f64 {
     (s1 - s0) * (2.0 * mean - s0 - s1) * n / (2.0 * var)
 }
 
-/// Elo of a score, and the half-width of its 95% interval from the pairs' variance.
+/// Elo of a score, and the bounds of its 95% interval from the pairs' variance.
 fn elo_interval(pairs: &[u32; 5]) -> (f64, f64, f64) {
-    let n: f64 = pairs.iter().map(|&c| c as f64).sum();
-    let x = |i: usize| i as f64 / 4.0;
-    let mean: f64 = (0..5).map(|i| pairs[i] as f64 * x(i)).sum::<f64>() / n;
-    let var: f64 = (0..5)
-        .map(|i| pairs[i] as f64 * (x(i) - mean).powi(2))
-        .sum::<f64>()
-        / n;
-    let se = (var / n).sqrt();
+    let (mean, var, n) = pair_stats(pairs);
+    let se = (var / n.max(1.0)).sqrt();
     let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
     (elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se))
 }
