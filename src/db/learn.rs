@@ -69,6 +69,26 @@ pub struct Learned {
     pub positions: usize,
     /// Proofs derived from the game.
     pub proofs: usize,
+    /// The game was the one learned last, moments ago (the other brain of the same game,
+    /// sharing the file, taught it): nothing was counted again.
+    pub repeated: bool,
+}
+
+/// Seconds within which the same game, learned again, is taken for the other brain of the
+/// same game sharing the file (both learn when the manager ends the game, at once), and
+/// counted once. The same moves played again later (a deterministic engine repeating a
+/// line) count again: repeated losses are what raise a move's penalty.
+pub const SAME_GAME_SECONDS: u64 = 30;
+
+/// A game's identity: FNV-1a over its board size, rule and moves.
+fn game_hash(size: usize, rule: Rule, moves: &[Pos]) -> u64 {
+    let bytes = [size as u8]
+        .into_iter()
+        .chain(rule.name().bytes())
+        .chain(moves.iter().flat_map(|p| (p.index() as u16).to_le_bytes()));
+    bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The penalty that `outcomes` and a child's proof give a root move.
@@ -269,8 +289,20 @@ impl Db {
         let Some(steps) = replay(size, rule, moves) else {
             return self.write_notes(notes).map(|_| Learned::default());
         };
+        let hash = game_hash(size, rule, moves);
         self.store().write(|w| {
             write_notes(w, notes)?;
+            let last = (w.value("last_game")?, w.value("last_game_at")?);
+            if let (Some(h), Some(at)) = last {
+                if h == hash && now.abs_diff(at) <= SAME_GAME_SECONDS {
+                    return Ok(Learned {
+                        repeated: true,
+                        ..Learned::default()
+                    });
+                }
+            }
+            w.set("last_game", hash)?;
+            w.set("last_game_at", now)?;
             w.count("games", 1)?;
             let mut learned = Learned::default();
             // The proof of the position after the step, from its mover's view.

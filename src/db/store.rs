@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 /// Canonical position key -> encoded [`Record`].
 const POSITIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("positions");
-/// Counters: `format` (the layout version), `games` (games learned from).
+/// Counters: `format` (the layout version), `games` (games learned from), and the last
+/// game learned (`last_game`, its hash, and `last_game_at`, when).
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// The layout version this build writes; a file with a larger one is refused.
@@ -268,6 +269,18 @@ impl Writer<'_, '_> {
                 .map_err(|e| self.store.err(e))?;
         }
         Ok(gone.len() as u64)
+    }
+
+    /// The counter `name`, if set.
+    pub fn value(&self, name: &str) -> Result<Option<u64>, DbError> {
+        let v = self.meta.get(name).map_err(|e| self.store.err(e))?;
+        Ok(v.map(|v| v.value()))
+    }
+
+    /// Sets the counter `name` to `v`.
+    pub fn set(&mut self, name: &str, v: u64) -> Result<(), DbError> {
+        self.meta.insert(name, v).map_err(|e| self.store.err(e))?;
+        Ok(())
     }
 
     /// Adds `n` to the counter `name`.

@@ -297,3 +297,36 @@ fn a_damaged_file_is_an_error_not_a_crash() {
     assert!(matches!(Db::open(&missing), Err(DbError::Io { .. })));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two brains of one game sharing the file both learn it when the manager ends it: the
+/// second is told it was just learned, and nothing counts twice. The same moves learned
+/// again later (a line repeated) count again.
+#[test]
+fn the_same_game_learned_twice_at_once_counts_once() {
+    let dir = temp_dir("twice");
+    let db = Db::open(&dir.join("t.db")).expect("a new database");
+    let moves: Vec<Pos> = (0..9)
+        .map(|i| Pos::new(3 + i / 2, if i % 2 == 0 { 0 } else { 5 }))
+        .collect();
+    let end = GameEnd::Won(Color::Black);
+    let learn = |now| {
+        db.learn_game(15, Rule::Freestyle, &moves, end, now, &[])
+            .expect("written")
+    };
+    let first = learn(1_000);
+    assert!(!first.repeated && first.positions == 9, "{first:?}");
+    let second = learn(1_002);
+    assert!(second.repeated && second.positions == 0, "{second:?}");
+    assert_eq!(db.stats().unwrap().games, 1);
+    let later = learn(1_000 + 10 * wuzi::db::learn::SAME_GAME_SECONDS);
+    assert!(!later.repeated && later.positions == 9, "{later:?}");
+    assert_eq!(db.stats().unwrap().games, 2);
+    // Another game at once is another game.
+    let mut other = moves.clone();
+    other[8] = Pos::new(7, 1);
+    let o = db
+        .learn_game(15, Rule::Freestyle, &other, GameEnd::Draw, 1_000, &[])
+        .unwrap();
+    assert!(!o.repeated);
+    let _ = std::fs::remove_dir_all(&dir);
+}
