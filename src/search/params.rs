@@ -114,7 +114,7 @@ parameters! {
     /// on top of the classical ordering weights (a quiet node's narrowing still counts by
     /// those). Self-play at 10,000 nodes a move on the balanced openings, gen2 net on both
     /// sides: 1000 against 0 (the classical ordering alone) 218-168-14, 56.2%, +44 Elo
-    /// [+13, +75] (400 games).
+    /// [+13, +75] (400 games); 2000 against 1000 205-186-9, +17 [-16, +49], not kept.
     POLICY_WEIGHT, policy_weight, "policy": i32 = 1000;
     /// Reverse futility and razoring margin per ply at shallow non-PV nodes. Self-play at
     /// 60,000 nodes a move: 63.8% against neither (40 games).
@@ -144,7 +144,8 @@ parameters! {
     /// score scale, [`crate::eval::net::SCORE_PER_LOGIT`]), which the margins above were
     /// tuned against. Self-play at 10,000 nodes a move on the balanced openings against
     /// 400: 1450 (the classical evaluation's scale) 155-232-13, -68 Elo [-101, -36];
-    /// 650 126-170-8 after 304 games (stopped, LLR -1.97); 250 203-180-17, +20 [-10, +50].
+    /// 650 126-170-8 after 304 games (stopped, LLR -1.97); 250 203-180-17, +20 [-10, +50];
+    /// 250 with `policy` 2000 against both defaults 202-189-9, +11 [-22, +44]: not kept.
     NET_SCALE, net_scale, "nscale": i32 = crate::eval::net::SCORE_PER_LOGIT;
 }
 
