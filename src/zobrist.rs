@@ -1,4 +1,5 @@
-//! Zobrist keys: one per colour and cell, plus the side to move.
+//! Zobrist keys: one per colour and cell, plus the side to move; and [`fnv1a`], the byte
+//! hash that names net files and games.
 
 use crate::types::CELLS;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -33,5 +34,12 @@ pub fn keys() -> &'static Zobrist {
         }
         z.side = rng.next_u64();
         z
+    })
+}
+
+/// FNV-1a, 64 bits, of `bytes`.
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     })
 }

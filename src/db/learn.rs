@@ -86,9 +86,7 @@ fn game_hash(size: usize, rule: Rule, moves: &[Pos]) -> u64 {
         .into_iter()
         .chain(rule.name().bytes())
         .chain(moves.iter().flat_map(|p| (p.index() as u16).to_le_bytes()));
-    bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::zobrist::fnv1a(bytes)
 }
 
 /// The penalty that `outcomes` and a child's proof give a root move.

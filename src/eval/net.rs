@@ -191,7 +191,7 @@ impl Network {
             out_b,
             policy_w,
             policy_b,
-            hash: fnv1a(bytes),
+            hash: crate::zobrist::fnv1a(bytes.iter().copied()),
         })
     }
 
@@ -317,13 +317,6 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
     ((z * scale as f32).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
 }
 
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// Writes a version-1 net file from float weights in the file's order (for tests and tools;
 /// the trainer writes the same format).
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
@@ -363,7 +356,7 @@ mod tests {
         let bytes = random_net(1);
         assert_eq!(bytes.len(), FILE_BYTES);
         let net = Network::from_bytes(&bytes).expect("a good file");
-        assert_eq!(net.hash(), fnv1a(&bytes));
+        assert_eq!(net.hash(), crate::zobrist::fnv1a(bytes.iter().copied()));
         assert_eq!(
             Network::from_bytes(b"WUZINET0").unwrap_err(),
             NetError::Magic

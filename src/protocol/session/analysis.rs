@@ -140,16 +140,13 @@ impl Session {
         for p in &lost {
             out(&format!("MESSAGE REALTIME LOSE {p}"));
         }
-        let points = |l: &mut dyn Iterator<Item = Pos>| {
-            let w: Vec<String> = l.map(|p| p.to_string()).collect();
-            w.join(" ")
-        };
+        let held: Vec<Pos> = held.iter().map(|&(p, _)| p).collect();
         out(&format!(
             "MESSAGE DEFEND {} moves hold: {}; {} lose: {}",
             held.len(),
-            points(&mut held.iter().map(|&(p, _)| p)),
+            report::moves_text(&held),
             lost.len(),
-            points(&mut lost.iter().copied())
+            report::moves_text(&lost)
         ));
         let shown = &list[..list.len().min(MAX_NBEST as usize)];
         self.scored_blocks(shown, &last, out);
