@@ -187,19 +187,33 @@ fn bench_min_index(c: &mut Criterion) {
 /// The committed net (the bench measures its shape; any weights cost the same).
 const NET: &[u8] = include_bytes!("../nets/freestyle15-gen1.wznet");
 
+/// A version-2 net of made-up weights (the cost does not depend on them).
+fn net_v2() -> Vec<u8> {
+    let w: Vec<f32> = (0..wuzi::eval::net::WEIGHTS_V2)
+        .map(|i| ((i * 7919) % 200) as f32 / 400.0 - 0.25)
+        .collect();
+    wuzi::eval::net::file_from_floats(&w)
+}
+
 /// The net's full evaluation (every empty cell's vector, the sum, the value layers) and one
-/// make or undo's accumulator update (the cells the move re-graded, both sides to move),
-/// against the classical evaluation's term above.
+/// make or undo's accumulator update (the cells the move re-graded, both sides to move;
+/// for a version-2 net also the cells whose line windows changed), against the classical
+/// evaluation's term above; for both versions of the net.
 fn bench_net(c: &mut Criterion) {
+    bench_net_version(c, "net", NET);
+    bench_net_version(c, "net_v2", &net_v2());
+}
+
+fn bench_net_version(c: &mut Criterion, name: &str, file: &[u8]) {
     use wuzi::eval::accumulator::Accumulator;
     use wuzi::eval::net::Network;
-    let net = Network::from_bytes(NET).expect("the committed net");
+    let net = Network::from_bytes(file).expect("a net file");
     let mut pos = setup();
     for (b, _) in &pos {
         let s = |k| net.value_logit(&net.board_sum(k, b));
         assert_eq!(s(best()).to_bits(), s(Kernel::Scalar).to_bits());
     }
-    let mut g = c.benchmark_group("net");
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(pos.len() as u64));
     for k in kernels() {
         g.bench_function(format!("full_eval/{k:?}"), |bench| {
@@ -216,7 +230,7 @@ fn bench_net(c: &mut Criterion) {
     // Make and undo every candidate of the positions, updating after each.
     let moves: usize = pos.iter().map(|(_, l)| l.len()).sum();
     let mut accs: Vec<Accumulator> = pos.iter().map(|(b, _)| Accumulator::new(&net, b)).collect();
-    let mut g = c.benchmark_group("net");
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(2 * moves as u64));
     g.bench_function("make_undo_update", |bench| {
         bench.iter(|| {
@@ -224,11 +238,11 @@ fn bench_net(c: &mut Criterion) {
             for ((b, list), acc) in pos.iter_mut().zip(accs.iter_mut()) {
                 for p in list.iter() {
                     b.make(p);
-                    acc.update(&net, b, b.last_changed());
+                    acc.update(&net, b, p, b.last_changed());
                     changed.clear();
                     changed.extend(b.last_changed());
                     b.undo();
-                    acc.update(&net, b, changed.iter().copied());
+                    acc.update(&net, b, p, changed.iter().copied());
                 }
             }
             black_box(accs[0].sum(wuzi::Color::Black)[0])

@@ -2,17 +2,23 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{keys, Network, FEATURES, KEYS};
+use super::net::{clip, Network, FEATURES};
 use crate::board::Board;
 use crate::simd::Kernel;
-use crate::types::{Color, Pos, CELLS};
+use crate::types::{Color, Dir, Pos, Rule, CELLS};
+
+/// How far along a line a stone changes the inputs of other cells: a line pattern reads
+/// five cells each way (the board's table keys), a window four.
+const REACH: isize = 5;
 
 /// The network's inputs of a board, kept up to date move by move.
 #[derive(Clone)]
 pub struct Accumulator {
-    /// Per side to move, per cell: its clipped vector (zero for a stone).
-    cells: [Vec<[i16; FEATURES]>; 2],
-    /// Per side to move: the sum of its cells' vectors.
+    /// Per side to move, per cell: the unclipped sum of its vectors (zero for a stone).
+    sums_of_cells: [Vec<[i16; FEATURES]>; 2],
+    /// Per side to move, per cell: its four keys and four window rows.
+    inputs: [Vec<([u8; 4], [u16; 4])>; 2],
+    /// Per side to move: the sum of its cells' clipped vectors.
     sums: [[i32; FEATURES]; 2],
     kernel: Kernel,
 }
@@ -25,8 +31,10 @@ impl Accumulator {
 
     /// [`Accumulator::new`] with a given kernel (the tests compare kernels).
     pub fn with_kernel(net: &Network, board: &Board, kernel: Kernel) -> Accumulator {
+        let stone = net.inputs(board, Pos::NONE, Color::Black);
         let mut acc = Accumulator {
-            cells: [vec![[0; FEATURES]; CELLS], vec![[0; FEATURES]; CELLS]],
+            sums_of_cells: [vec![[0; FEATURES]; CELLS], vec![[0; FEATURES]; CELLS]],
+            inputs: [vec![stone; CELLS], vec![stone; CELLS]],
             sums: [[0; FEATURES]; 2],
             kernel,
         };
@@ -36,30 +44,78 @@ impl Accumulator {
         acc
     }
 
-    /// Brings the cells the last move changed up to date: call it after
-    /// [`Board::make`] with [`Board::last_changed`], and after [`Board::undo`] with the same
-    /// cells (collected before the undo).
-    pub fn update(&mut self, net: &Network, board: &Board, changed: impl IntoIterator<Item = Pos>) {
-        for p in changed {
-            self.refresh(net, board, p);
+    /// Brings the state up to date after [`Board::make`] of `moved`, or after
+    /// [`Board::undo`] of it, with the cells whose line patterns the move changed
+    /// ([`Board::last_changed`], collected before an undo). A stone changes the inputs of
+    /// the cells within [`REACH`] along its four lines, and of each only along that line:
+    /// one key and one window row, two row operations. Caro's patterns can change farther
+    /// away (a run beyond the window), so there the changed cells are recomputed whole too.
+    pub fn update(
+        &mut self,
+        net: &Network,
+        board: &Board,
+        moved: Pos,
+        changed: impl IntoIterator<Item = Pos>,
+    ) {
+        if matches!(board.rule(), Rule::Caro { .. }) {
+            for p in changed {
+                self.refresh(net, board, p);
+            }
+        }
+        if !moved.is_none() {
+            self.refresh(net, board, moved);
+            let (x, y, n) = (
+                moved.x() as isize,
+                moved.y() as isize,
+                board.size() as isize,
+            );
+            for d in Dir::ALL {
+                let (dx, dy) = d.step();
+                for k in (-REACH..=REACH).filter(|&k| k != 0) {
+                    let (qx, qy) = (x + k * dx, y + k * dy);
+                    if (0..n).contains(&qx) && (0..n).contains(&qy) {
+                        self.refresh_along(net, board, Pos::new(qx as usize, qy as usize), d);
+                    }
+                }
+            }
         }
         #[cfg(debug_assertions)]
         self.assert_matches(net, board);
     }
 
-    /// Recomputes cell `p`'s vectors and adjusts the sums.
-    #[inline(always)]
+    /// Recomputes cell `p`'s inputs and vectors and adjusts the sums.
     fn refresh(&mut self, net: &Network, board: &Board, p: Pos) {
         for me in Color::ALL {
             let s = me.index();
-            let new = if board.is_empty(p) {
-                net.cell(self.kernel, keys(board, p, me))
-            } else {
-                net.cell(self.kernel, [KEYS as u8; 4])
-            };
-            let old = std::mem::replace(&mut self.cells[s][p.index()], new);
+            let inputs = net.inputs(board, p, me);
+            let h = net.cell_sum(inputs.0, inputs.1);
+            self.inputs[s][p.index()] = inputs;
+            let old = std::mem::replace(&mut self.sums_of_cells[s][p.index()], h);
+            let (old, new) = (clip(&old), clip(&h));
             for ((sum, &o), &n) in self.sums[s].iter_mut().zip(&old).zip(&new) {
                 *sum += n as i32 - o as i32;
+            }
+        }
+    }
+
+    /// Brings the inputs of cell `p` along `d` up to date (a stone on its line along `d`
+    /// came or went; a stone on `p` itself has no inputs).
+    #[inline(always)]
+    fn refresh_along(&mut self, net: &Network, board: &Board, p: Pos, d: Dir) {
+        if !board.is_empty(p) {
+            return;
+        }
+        let (i, di) = (p.index(), d as usize);
+        for me in Color::ALL {
+            let s = me.index();
+            let (key, row) = net.inputs_along(board, p, d, me);
+            let inputs = &mut self.inputs[s][i];
+            let old = (inputs.0[di], inputs.1[di]);
+            if old != (key, row) {
+                inputs.0[di] = key;
+                inputs.1[di] = row;
+                let h = &mut self.sums_of_cells[s][i];
+                net.change(self.kernel, h, &mut self.sums[s], old, (key, row));
             }
         }
     }
@@ -70,8 +126,9 @@ impl Accumulator {
     }
 
     /// Cell `p`'s clipped vector with `me` to move (zero for a stone).
-    pub fn cell(&self, me: Color, p: Pos) -> &[i16; FEATURES] {
-        &self.cells[me.index()][p.index()]
+    #[inline(always)]
+    pub fn cell(&self, me: Color, p: Pos) -> [i16; FEATURES] {
+        clip(&self.sums_of_cells[me.index()][p.index()])
     }
 
     /// The value logit for the side to move.
@@ -83,7 +140,9 @@ impl Accumulator {
     pub fn assert_matches(&self, net: &Network, board: &Board) {
         let fresh = Accumulator::with_kernel(net, board, Kernel::Scalar);
         assert!(
-            fresh.sums == self.sums && fresh.cells == self.cells,
+            fresh.sums == self.sums
+                && fresh.sums_of_cells == self.sums_of_cells
+                && fresh.inputs == self.inputs,
             "the net's accumulator differs from a recomputation"
         );
     }
@@ -92,7 +151,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::random_net;
+    use crate::eval::net::{random_net, random_net_v2};
     use crate::movegen::{generate, GenKind, MoveList};
     use crate::types::Rule;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -103,13 +162,14 @@ mod tests {
     /// release runs check it too), and the AVX2 kernel's state equals the scalar one's.
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
-        let net = Network::from_bytes(&random_net(5)).expect("net");
+        let nets = [random_net(5), random_net_v2(5)].map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        for (g, rule) in Rule::ALL.into_iter().cycle().take(10).enumerate() {
+        for (g, rule) in Rule::ALL.into_iter().cycle().take(20).enumerate() {
+            let net = &nets[g % 2];
             let size = [15, 20, 9, 22, 13][g % 5];
             let mut b = Board::new(size, rule);
-            let mut acc = Accumulator::new(&net, &b);
-            let mut scalar = Accumulator::with_kernel(&net, &b, Kernel::Scalar);
+            let mut acc = Accumulator::new(net, &b);
+            let mut scalar = Accumulator::with_kernel(net, &b, Kernel::Scalar);
             let mut list = MoveList::new();
             for _ in 0..60 {
                 generate(&mut b, GenKind::Candidates, &mut list);
@@ -118,19 +178,20 @@ mod tests {
                 }
                 if rng.next_u32() % 5 == 0 && !b.moves().is_empty() {
                     let changed: Vec<Pos> = b.last_changed().collect();
+                    let p = *b.moves().last().unwrap();
                     b.undo();
-                    acc.update(&net, &b, changed.iter().copied());
-                    scalar.update(&net, &b, changed);
+                    acc.update(net, &b, p, changed.iter().copied());
+                    scalar.update(net, &b, p, changed);
                 } else {
                     let p = list.as_slice()[rng.next_u32() as usize % list.len()].pos;
                     b.make(p);
                     let changed: Vec<Pos> = b.last_changed().collect();
-                    acc.update(&net, &b, changed.iter().copied());
-                    scalar.update(&net, &b, changed);
+                    acc.update(net, &b, p, changed.iter().copied());
+                    scalar.update(net, &b, p, changed);
                 }
-                acc.assert_matches(&net, &b);
-                assert!(acc.sums == scalar.sums && acc.cells == scalar.cells);
-                let z = acc.value_logit(&net, &b);
+                acc.assert_matches(net, &b);
+                assert!(acc.sums == scalar.sums && acc.sums_of_cells == scalar.sums_of_cells);
+                let z = acc.value_logit(net, &b);
                 assert_eq!(z.to_bits(), net.evaluate(&b).to_bits());
             }
         }

@@ -7,6 +7,7 @@ pub mod choice;
 pub mod net;
 pub mod order;
 pub mod term;
+pub mod window;
 
 pub use choice::Evaluation;
 pub use order::{move_score, OrderWeights};

@@ -1,10 +1,12 @@
-//! The learned evaluation, version 1: a small network over the line patterns of every empty
-//! cell, trained by `train/` on self-play positions (`docs/training.md`).
+//! The learned evaluation: a small network over the line patterns of every empty cell,
+//! trained by `train/` on self-play positions (`docs/training.md`).
 //!
 //! For the side to move, each empty cell has four keys, one per direction: the line pattern
 //! the side to move would make there times [`PATTERNS`] plus the other side's (the keys of
 //! `datagen::features`). A key selects a learned vector of [`FEATURES`] lanes, shared by the
-//! four directions; a cell's vector is the sum of its four, clipped to `[0, 1]`. The board
+//! four directions. A version-2 net adds a second vector per direction, selected by the
+//! exact contents of the line window ([`super::window`]). A cell's vector is the sum of its
+//! four (or eight), clipped to `[0, 1]`. The board
 //! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of [`HIDDEN`]
 //! clipped units to one logit: the side to move's winning chances. A cell's vector dotted with
 //! one weight vector is its policy logit: how likely the move is best.
@@ -14,13 +16,16 @@
 //! the policy weights likewise. The last layers run in `f32`, lane by lane in a fixed order,
 //! so every kernel gives the same bits.
 
+use super::window;
 use crate::board::Board;
 use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos};
 use thiserror::Error;
 
-/// The first bytes of a net file: the format's name and version.
+/// The first bytes of a version-1 net file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"WUZINET1";
+/// The first bytes of a version-2 net file (with the window table).
+pub const MAGIC_V2: [u8; 8] = *b"WUZINET2";
 /// Line patterns per side (dead to five), as in `datagen::features`.
 pub const PATTERNS: usize = 12;
 /// Keys: a pattern of the side to move and one of the other side.
@@ -32,9 +37,9 @@ pub const HIDDEN: usize = 16;
 /// The board sum of the cell vectors is divided by this before the value layers (a fixed
 /// divisor, as in training; a mean would make a stone's worth depend on the empty cells).
 pub const VALUE_DIVISOR: f32 = 32.0;
-/// Fixed-point scale of the key vectors and policy weights: 1.0 is this many units. With
-/// four keys a lane sums at most four vectors, and trained weights stay well inside
-/// `i16 / (4 * QUANT)`, which the loader checks.
+/// Fixed-point scale of the key vectors and policy weights: 1.0 is this many units. A lane
+/// sums at most eight vectors (four with a version-1 net), and trained weights stay well
+/// inside `i16 / (8 * QUANT)`, which the loader checks.
 pub const QUANT: i32 = 64;
 /// The trailer word of a net file.
 const TRAILER: u32 = 0x00C0_FFEE;
@@ -42,11 +47,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`].
-    #[error("not a wuzi net file (it does not start with WUZINET1)")]
+    /// It does not start with [`MAGIC`] or [`MAGIC_V2`].
+    #[error("not a wuzi net file (it does not start with WUZINET1 or WUZINET2)")]
     Magic,
     /// Its shape is not this version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS}, {FEATURES} and {HIDDEN}")]
+    #[error("the net has {keys} keys, {features} features, {hidden} hidden units and {windows} window rows; this wuzi reads {KEYS}, {FEATURES}, {HIDDEN} and {} (or none)", window::ROWS)]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -54,6 +59,8 @@ pub enum NetError {
         features: u32,
         /// Hidden units in the file.
         hidden: u32,
+        /// Window rows in the file (0 for version 1).
+        windows: u32,
     },
     /// Its length is not what its shape needs.
     #[error("the net file has {got} bytes; its shape needs {expected}")]
@@ -82,6 +89,9 @@ pub struct Network {
     /// Per key, its vector in units of 1/[`QUANT`]; the last row (key [`KEYS`]) is zero, for
     /// occupied cells.
     embed: Vec<[i16; FEATURES]>,
+    /// Version 2: per window row its vector, the last row ([`window::NONE`]) zero; empty
+    /// for a version-1 net.
+    windows: Vec<[i16; FEATURES]>,
     /// The hidden layer's weights, input-major: `hidden_w[i][j]` from lane `i` to unit `j`.
     hidden_w: [[f32; HIDDEN]; FEATURES],
     hidden_b: [f32; HIDDEN],
@@ -97,41 +107,56 @@ pub struct Network {
 /// Bytes of a version-1 file: magic, three shape words, the weights, the trailer.
 pub const FILE_BYTES: usize =
     8 + 12 + 4 * (KEYS * FEATURES + HIDDEN * FEATURES + HIDDEN + HIDDEN + 1 + FEATURES + 1) + 4;
+/// Bytes of a version-2 file: magic, four shape words, the weights (the window table after
+/// the key table), the trailer.
+pub const FILE_BYTES_V2: usize = FILE_BYTES + 4 + 4 * window::ROWS * FEATURES;
 
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if !bytes.starts_with(&MAGIC) {
+        let v2 = bytes.starts_with(&MAGIC_V2);
+        if !v2 && !bytes.starts_with(&MAGIC) {
             return Err(NetError::Magic);
         }
+        let (file_bytes, start) = if v2 {
+            (FILE_BYTES_V2, 24)
+        } else {
+            (FILE_BYTES, 20)
+        };
         let word = |at: usize| {
             bytes
                 .get(at..at + 4)
                 .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
         };
-        let (Some(keys), Some(features), Some(hidden)) = (word(8), word(12), word(16)) else {
+        let windows = if v2 { word(20) } else { Some(0) };
+        let (Some(keys), Some(features), Some(hidden), Some(windows)) =
+            (word(8), word(12), word(16), windows)
+        else {
             return Err(NetError::Length {
-                expected: FILE_BYTES,
+                expected: file_bytes,
                 got: bytes.len(),
             });
         };
-        if (keys, features, hidden) != (KEYS as u32, FEATURES as u32, HIDDEN as u32) {
+        let rows = if v2 { window::ROWS as u32 } else { 0 };
+        if (keys, features, hidden, windows) != (KEYS as u32, FEATURES as u32, HIDDEN as u32, rows)
+        {
             return Err(NetError::Shape {
                 keys,
                 features,
                 hidden,
+                windows,
             });
         }
-        if bytes.len() != FILE_BYTES {
+        if bytes.len() != file_bytes {
             return Err(NetError::Length {
-                expected: FILE_BYTES,
+                expected: file_bytes,
                 got: bytes.len(),
             });
         }
-        if word(FILE_BYTES - 4) != Some(TRAILER) {
+        if word(file_bytes - 4) != Some(TRAILER) {
             return Err(NetError::Trailer);
         }
-        let floats: Vec<f32> = bytes[20..FILE_BYTES - 4]
+        let floats: Vec<f32> = bytes[start..file_bytes - 4]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
@@ -144,8 +169,9 @@ impl Network {
             at += n;
             (at - n, s)
         };
-        // Four summed key vectors and the activation must stay inside i16.
-        let limit = i16::MAX as f32 / (4 * QUANT) as f32 - 1.0;
+        // Four (or eight) summed vectors and the activation must stay inside i16.
+        let summed = if v2 { 8 } else { 4 };
+        let limit = i16::MAX as f32 / (summed * QUANT) as f32 - 1.0;
         let quant = |base: usize, s: &[f32]| -> Result<Vec<i16>, NetError> {
             s.iter()
                 .enumerate()
@@ -167,6 +193,15 @@ impl Network {
         for (k, row) in embed.iter_mut().take(KEYS).enumerate() {
             row.copy_from_slice(&e[k * FEATURES..(k + 1) * FEATURES]);
         }
+        let mut windows = Vec::new();
+        if v2 {
+            let (base, w) = take(window::ROWS * FEATURES);
+            let w = quant(base, w)?;
+            windows = vec![[0i16; FEATURES]; window::ROWS + 1];
+            for (k, row) in windows.iter_mut().take(window::ROWS).enumerate() {
+                row.copy_from_slice(&w[k * FEATURES..(k + 1) * FEATURES]);
+            }
+        }
         let (_, w1) = take(HIDDEN * FEATURES);
         let mut hidden_w = [[0f32; HIDDEN]; FEATURES];
         for j in 0..HIDDEN {
@@ -185,6 +220,7 @@ impl Network {
         let policy_b = take(1).1[0];
         Ok(Network {
             embed,
+            windows,
             hidden_w,
             hidden_b,
             out_w,
@@ -200,22 +236,124 @@ impl Network {
         self.hash
     }
 
-    /// A cell's clipped vector, from its four keys.
+    /// Does the net read line windows (a version-2 net)?
     #[inline(always)]
-    pub fn cell(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { self.cell_avx2(keys) },
-            _ => self.cell_scalar(keys),
+    pub fn has_windows(&self) -> bool {
+        !self.windows.is_empty()
+    }
+
+    /// The inputs of cell `p` of `board` with `me` to move: its four keys and four window
+    /// rows ([`KEYS`] and [`window::NONE`] for a stone; the rows [`window::NONE`] with a
+    /// version-1 net).
+    #[inline(always)]
+    pub fn inputs(&self, board: &Board, p: Pos, me: Color) -> ([u8; 4], [u16; 4]) {
+        if !board.is_empty(p) {
+            ([KEYS as u8; 4], [window::NONE; 4])
+        } else if self.has_windows() {
+            (keys(board, p, me), window::rows_of(board, p, me))
+        } else {
+            (keys(board, p, me), [window::NONE; 4])
         }
     }
 
-    /// The portable definition of [`Network::cell`].
-    pub fn cell_scalar(&self, keys: [u8; 4]) -> [i16; FEATURES] {
+    /// The inputs of the empty cell `p` along `d` alone, with `me` to move: its key and
+    /// window row ([`window::NONE`] with a version-1 net).
+    #[inline(always)]
+    pub fn inputs_along(&self, board: &Board, p: Pos, d: Dir, me: Color) -> (u8, u16) {
+        let key =
+            (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8;
+        let row = if self.has_windows() {
+            window::row(&board.window(p, d, me))
+        } else {
+            window::NONE
+        };
+        (key, row)
+    }
+
+    /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
+    #[inline(always)]
+    pub fn cell_at(&self, kernel: Kernel, board: &Board, p: Pos, me: Color) -> [i16; FEATURES] {
+        let (keys, rows) = self.inputs(board, p, me);
+        self.cell(kernel, keys, rows)
+    }
+
+    /// The vector of key `k` ([`KEYS`] and beyond: zero).
+    #[inline(always)]
+    fn key_row(&self, k: u8) -> &[i16; FEATURES] {
+        &self.embed[(k as usize).min(KEYS)]
+    }
+
+    /// The vector of window row `r` ([`window::NONE`] and beyond, or a version-1 net: zero).
+    #[inline(always)]
+    fn window_row(&self, r: u16) -> &[i16; FEATURES] {
+        match self.windows.get(r as usize) {
+            Some(row) => row,
+            None => &self.embed[KEYS],
+        }
+    }
+
+    /// A cell's unclipped sum `h` of its vectors, from its inputs: the accumulator keeps it
+    /// so that a change of one input is two row operations.
+    pub fn cell_sum(&self, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
         let mut h = [0i16; FEATURES];
-        for k in keys {
-            let row = &self.embed[(k as usize).min(KEYS)];
+        for row in self.rows(keys, rows) {
+            for (x, &e) in h.iter_mut().zip(row) {
+                *x = x.wrapping_add(e);
+            }
+        }
+        h
+    }
+
+    /// One input of a cell changed from key `old.0`, row `old.1` to `new`: updates its
+    /// unclipped sum `h` and adds the change of its clipped vector to the board sum `sum`.
+    #[inline(always)]
+    pub fn change(
+        &self,
+        kernel: Kernel,
+        h: &mut [i16; FEATURES],
+        sum: &mut [i32; FEATURES],
+        old: (u8, u16),
+        new: (u8, u16),
+    ) {
+        let rows = [
+            self.key_row(old.0),
+            self.window_row(old.1),
+            self.key_row(new.0),
+            self.window_row(new.1),
+        ];
+        match kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { change_avx2(h, sum, rows) },
+            _ => change_scalar(h, sum, rows),
+        }
+    }
+
+    /// A cell's clipped vector, from its four keys and (version 2) its four window rows
+    /// ([`window::NONE`] four times with a version-1 net).
+    #[inline(always)]
+    pub fn cell(&self, kernel: Kernel, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
+        match kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { self.cell_avx2(keys, rows) },
+            _ => self.cell_scalar(keys, rows),
+        }
+    }
+
+    /// The rows a cell's vector sums: its key vectors, then (version 2) its window vectors.
+    #[inline(always)]
+    fn rows(&self, keys: [u8; 4], rows: [u16; 4]) -> impl Iterator<Item = &[i16; FEATURES]> {
+        let windows = self.has_windows().then_some(rows).into_iter().flatten();
+        keys.into_iter()
+            .map(|k| self.key_row(k))
+            .chain(windows.map(|r| self.window_row(r)))
+    }
+
+    /// The portable definition of [`Network::cell`].
+    pub fn cell_scalar(&self, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
+        let mut h = [0i16; FEATURES];
+        for row in self.rows(keys, rows) {
             for (x, &e) in h.iter_mut().zip(row) {
                 *x += e;
             }
@@ -225,12 +363,12 @@ impl Network {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn cell_avx2(&self, keys: [u8; 4]) -> [i16; FEATURES] {
+    unsafe fn cell_avx2(&self, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
         use std::arch::x86_64::*;
         let mut lo = _mm256_setzero_si256();
         let mut hi = _mm256_setzero_si256();
-        for k in keys {
-            let row = self.embed[(k as usize).min(KEYS)].as_ptr() as *const __m256i;
+        for row in self.rows(keys, rows) {
+            let row = row.as_ptr() as *const __m256i;
             // SAFETY: a row is 32 i16 lanes, two unaligned 256-bit loads.
             lo = _mm256_add_epi16(lo, _mm256_loadu_si256(row));
             hi = _mm256_add_epi16(hi, _mm256_loadu_si256(row.add(1)));
@@ -250,11 +388,9 @@ impl Network {
     pub fn board_sum(&self, kernel: Kernel, board: &Board) -> [i32; FEATURES] {
         let mut sum = [0i32; FEATURES];
         for &p in board.cells() {
-            if board.is_empty(p) {
-                let a = self.cell(kernel, keys(board, p, board.to_move()));
-                for (s, &x) in sum.iter_mut().zip(&a) {
-                    *s += x as i32;
-                }
+            let a = self.cell_at(kernel, board, p, board.to_move());
+            for (s, &x) in sum.iter_mut().zip(&a) {
+                *s += x as i32;
             }
         }
         sum
@@ -295,6 +431,70 @@ impl Network {
     }
 }
 
+/// The clip of a cell's unclipped sum to `[0, QUANT]`: its vector.
+#[inline(always)]
+pub fn clip(h: &[i16; FEATURES]) -> [i16; FEATURES] {
+    h.map(|x| x.clamp(0, QUANT as i16))
+}
+
+/// The portable definition of [`Network::change`]: `rows` are the old key's and window's
+/// vectors, then the new ones'.
+pub fn change_scalar(
+    h: &mut [i16; FEATURES],
+    sum: &mut [i32; FEATURES],
+    rows: [&[i16; FEATURES]; 4],
+) {
+    let before = clip(h);
+    for i in 0..FEATURES {
+        h[i] = h[i]
+            .wrapping_sub(rows[0][i])
+            .wrapping_sub(rows[1][i])
+            .wrapping_add(rows[2][i])
+            .wrapping_add(rows[3][i]);
+    }
+    let after = clip(h);
+    for i in 0..FEATURES {
+        sum[i] += after[i] as i32 - before[i] as i32;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn change_avx2(
+    h: &mut [i16; FEATURES],
+    sum: &mut [i32; FEATURES],
+    rows: [&[i16; FEATURES]; 4],
+) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(QUANT as i16);
+    let hp = h.as_mut_ptr() as *mut __m256i;
+    let sp = sum.as_mut_ptr() as *mut __m256i;
+    for half in 0..2 {
+        // SAFETY: `h` and each row are 32 i16 lanes (two 256-bit halves), `sum` 32 i32
+        // lanes (four); every load and store is unaligned and in bounds.
+        let load =
+            |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
+        let old = _mm256_loadu_si256(hp.add(half));
+        let mut new = _mm256_sub_epi16(old, load(rows[0]));
+        new = _mm256_sub_epi16(new, load(rows[1]));
+        new = _mm256_add_epi16(new, load(rows[2]));
+        new = _mm256_add_epi16(new, load(rows[3]));
+        _mm256_storeu_si256(hp.add(half), new);
+        let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+        // The change of the clipped vector fits i16 (both clips are in 0..=QUANT).
+        let delta = _mm256_sub_epi16(clip(new), clip(old));
+        let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
+        let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
+        let s0 = sp.add(2 * half);
+        _mm256_storeu_si256(s0, _mm256_add_epi32(_mm256_loadu_si256(s0), lo));
+        _mm256_storeu_si256(
+            s0.add(1),
+            _mm256_add_epi32(_mm256_loadu_si256(s0.add(1)), hi),
+        );
+    }
+}
+
 /// The keys of the empty cell `p` along [`Dir::ALL`] with `me` as the side to move: the
 /// pattern `me` would make there times [`PATTERNS`] plus the other side's. The network's
 /// inputs, and the trainer's (`datagen::features`).
@@ -317,12 +517,16 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
     ((z * scale as f32).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
 }
 
-/// Writes a version-1 net file from float weights in the file's order (for tests and tools;
-/// the trainer writes the same format).
+/// Writes a net file from float weights in the file's order (for tests and tools; the
+/// trainer writes the same format): version 2 if there are [`WEIGHTS_V2`] of them.
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
-    let mut b = MAGIC.to_vec();
+    let v2 = weights.len() == WEIGHTS_V2;
+    let mut b = if v2 { MAGIC_V2 } else { MAGIC }.to_vec();
     for w in [KEYS, FEATURES, HIDDEN] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
+    }
+    if v2 {
+        b.extend_from_slice(&(window::ROWS as u32).to_le_bytes());
     }
     for w in weights {
         b.extend_from_slice(&w.to_le_bytes());
@@ -331,15 +535,28 @@ pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     b
 }
 
-/// Weights in the file's order.
+/// Weights of a version-1 file.
 pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
+/// Weights of a version-2 file.
+pub const WEIGHTS_V2: usize = (FILE_BYTES_V2 - 28) / 4;
 
-/// A net file of random weights in [-0.5, 0.5) (for tests).
+/// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Vec<u8> {
+    random_file(seed, WEIGHTS)
+}
+
+/// A version-2 net file of random weights in [-0.5, 0.5) (for tests).
+#[cfg(test)]
+pub(crate) fn random_net_v2(seed: u64) -> Vec<u8> {
+    random_file(seed, WEIGHTS_V2)
+}
+
+#[cfg(test)]
+fn random_file(seed: u64, weights: usize) -> Vec<u8> {
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let w: Vec<f32> = (0..WEIGHTS)
+    let w: Vec<f32> = (0..weights)
         .map(|_| (rng.next_u32() as f32 / u32::MAX as f32) - 0.5)
         .collect();
     file_from_floats(&w)
@@ -389,13 +606,39 @@ mod tests {
     }
 
     #[test]
+    fn version_2_files_are_read_or_refused() {
+        let bytes = random_net_v2(4);
+        assert_eq!(bytes.len(), FILE_BYTES_V2);
+        let net = Network::from_bytes(&bytes).expect("a good file");
+        assert!(net.has_windows());
+        assert!(!Network::from_bytes(&random_net(4)).unwrap().has_windows());
+        let mut wrong = bytes.clone();
+        wrong[20] ^= 1; // window rows
+        assert!(matches!(
+            Network::from_bytes(&wrong),
+            Err(NetError::Shape { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..FILE_BYTES]),
+            Err(NetError::Length { .. })
+        ));
+    }
+
+    #[test]
     fn the_kernels_agree_on_every_key() {
-        let net = Network::from_bytes(&random_net(2)).expect("net");
         let kernel = crate::simd::best();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        for _ in 0..20_000 {
-            let keys = [0; 4].map(|_| (rng.next_u32() % (KEYS as u32 + 2)) as u8);
-            assert_eq!(net.cell(kernel, keys), net.cell_scalar(keys), "{keys:?}");
+        for net in [random_net(2), random_net_v2(2)] {
+            let net = Network::from_bytes(&net).expect("net");
+            for _ in 0..20_000 {
+                let keys = [0; 4].map(|_| (rng.next_u32() % (KEYS as u32 + 2)) as u8);
+                let rows = [0; 4].map(|_| (rng.next_u32() % (window::ROWS as u32 + 2)) as u16);
+                assert_eq!(
+                    net.cell(kernel, keys, rows),
+                    net.cell_scalar(keys, rows),
+                    "{keys:?} {rows:?}"
+                );
+            }
         }
     }
 }

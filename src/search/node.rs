@@ -421,7 +421,7 @@ impl Searcher<'_> {
     pub(super) fn make_move(&mut self, p: Pos) {
         self.board.make(p);
         if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
-            acc.update(net, &self.board, self.board.last_changed());
+            acc.update(net, &self.board, p, self.board.last_changed());
         }
     }
 
@@ -432,8 +432,9 @@ impl Searcher<'_> {
             (Some(acc), Some(net)) => {
                 self.changed.clear();
                 self.changed.extend(self.board.last_changed());
+                let p = self.board.moves().last().copied().unwrap_or(Pos::NONE);
                 self.board.undo();
-                acc.update(net, &self.board, self.changed.iter().copied());
+                acc.update(net, &self.board, p, self.changed.iter().copied());
             }
             _ => {
                 self.board.undo();

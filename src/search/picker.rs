@@ -89,7 +89,7 @@ impl Searcher<'_> {
             // The net's policy logit is in units of 1/QUANT^2.
             let unit = crate::eval::net::QUANT * crate::eval::net::QUANT;
             for m in list.as_mut_slice() {
-                let logit = net.policy(acc.cell(me, m.pos));
+                let logit = net.policy(&acc.cell(me, m.pos));
                 m.score += (logit as i64 * policy as i64 / unit as i64) as i32;
             }
         }

@@ -1,26 +1,27 @@
-//! The learned evaluation in the search (`Config::eval`): with a net (random weights here)
-//! the engine still plays legal moves, takes a five and blocks one; its incremental inputs
-//! are checked against a recomputation at every make and undo of the dev profile's search.
+//! The learned evaluation in the search (`Config::eval`): with a net of either version
+//! (random weights here) the engine still plays legal moves, takes a five and blocks one;
+//! its incremental inputs are checked against a recomputation at every make and undo of the
+//! dev profile's search.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
-use wuzi::eval::net::{file_from_floats, Network, WEIGHTS};
+use wuzi::eval::net::{file_from_floats, Network, WEIGHTS, WEIGHTS_V2};
 use wuzi::notation::parse_move_list;
 use wuzi::{Limits, Pos, Rule};
 
-fn random_net(seed: u64) -> Arc<Network> {
+fn random_net(seed: u64, weights: usize) -> Arc<Network> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let w: Vec<f32> = (0..WEIGHTS)
+    let w: Vec<f32> = (0..weights)
         .map(|_| rng.next_u32() as f32 / u32::MAX as f32 - 0.5)
         .collect();
     Arc::new(Network::from_bytes(&file_from_floats(&w)).expect("a net"))
 }
 
-fn engine(rule: Rule, moves: &str) -> Engine {
+fn engine(rule: Rule, moves: &str, weights: usize) -> Engine {
     let config = Config {
-        eval: wuzi::eval::Evaluation::Net(random_net(1)),
+        eval: wuzi::eval::Evaluation::Net(random_net(1, weights)),
         ..Config::default()
     };
     let mut e = Engine::with_config(15, rule, config).expect("15x15");
@@ -40,18 +41,25 @@ fn think(e: &mut Engine) -> Pos {
 #[test]
 fn a_net_engine_takes_and_blocks_fives() {
     // Black 7,7..10,7: black to move takes the five; white to move blocks at 6,7 or 11,7.
-    let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7 0,0");
-    let p = think(&mut e);
-    assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p}");
-    let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7");
-    let p = think(&mut e);
-    assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p}");
+    for weights in [WEIGHTS, WEIGHTS_V2] {
+        let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7 0,0", weights);
+        let p = think(&mut e);
+        assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p}");
+        let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7", weights);
+        let p = think(&mut e);
+        assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p}");
+    }
 }
 
 #[test]
 fn a_net_engine_plays_legal_games() {
-    for rule in [Rule::Freestyle, Rule::Renju] {
-        let mut e = engine(rule, "7,7");
+    for (rule, weights) in [
+        (Rule::Freestyle, WEIGHTS),
+        (Rule::Renju, WEIGHTS),
+        (Rule::Freestyle, WEIGHTS_V2),
+        (Rule::Renju, WEIGHTS_V2),
+    ] {
+        let mut e = engine(rule, "7,7", weights);
         for _ in 0..8 {
             let p = think(&mut e);
             match e.play(p) {

@@ -72,7 +72,7 @@ def test_round_trip(tmp_path):
 def test_malformed(tmp_path):
     good = netfile.to_bytes(netfile.params_of(trained_like_net()))
     cases = [
-        (b"WUZINET2" + good[8:], "magic"),
+        (b"WUZINET9" + good[8:], "magic"),
         (good[:-4], "bytes, expected"),
         (good + b"\0", "bytes, expected"),
         (good[:-4] + struct.pack("<I", 0xBEEF), "trailer"),
@@ -136,3 +136,30 @@ def test_check_net_cli(tmp_path, capsys):
     assert out.count("record ") == 3 and "3 records: value loss" in out
     assert check_net.main(["--net", str(data), "--data", str(data)]) == 2
     assert "magic" in capsys.readouterr().err
+
+
+def test_version_2_round_trip_and_reference():
+    torch.manual_seed(8)
+    net = model.WuziNet(windows=features.WINDOW_ROWS)
+    with torch.no_grad():
+        net.windows.uniform_(-0.3, 0.3)
+    net = net.folded()
+    params = netfile.params_of(net)
+    data = netfile.to_bytes(params)
+    assert data[:8] == netfile.MAGIC_V2
+    assert len(data) == netfile.file_bytes(144, 32, 16, features.WINDOW_ROWS)
+    back = netfile.from_bytes(data)
+    assert np.array_equal(back["windows"], params["windows"])
+    keys, _, _, _ = synthetic.make_records(6, 15, 9)
+    rows = synthetic.make_rows(keys, 9)
+    idx = model.WuziNet.prepare_keys(torch.from_numpy(keys))
+    r = model.WuziNet.prepare_rows(torch.from_numpy(rows.view(np.int16)))
+    with torch.no_grad():
+        z, logits = net(idx, r)
+    for i in range(len(keys)):
+        rz, _, rlogits, _ = netfile.reference_forward(params, keys[i], rows=rows[i])
+        assert abs(rz - float(z[i])) < 1e-4
+        empty = keys[i, :, 0] != features.OCCUPIED
+        assert np.allclose(rlogits[empty], logits[i][empty].numpy(), atol=1e-4)
+    with pytest.raises(netfile.NetFileError, match="bytes, expected"):
+        netfile.from_bytes(data[:-8])

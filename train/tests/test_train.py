@@ -63,3 +63,29 @@ def test_bad_data_is_an_error_not_a_traceback(tmp_path, capsys):
     bad.write_bytes(b"NOTAFILE" + bytes(8))
     assert train_cli.main(["--data", str(bad), "--out", str(tmp_path / "x.wznet")]) == 2
     assert "magic" in capsys.readouterr().err
+
+
+def test_a_version_2_net_trains_from_window_rows(tmp_path, capsys):
+    k, b, s, r = synthetic.make_records(300, 9, seed=21)
+    rows = synthetic.make_rows(k, seed=22)
+    features.write_features(tmp_path / "v2.wzf", 9, k, b, s, r, rows=rows)
+    f = features.open_features(tmp_path / "v2.wzf")
+    assert f.windows and np.array_equal(f.records["rows"], rows)
+    out = tmp_path / "v2.wznet"
+    args = ["--data", str(tmp_path), "--out", str(out), "--epochs", "3", "--batch", "32",
+            "--lr", "0.01", "--held-out", "0.1", "--seed", "3"]
+    assert train_cli.main(args) == 0
+    report = json.loads(out.with_suffix(".json").read_text())
+    assert report["net"]["W"] == features.WINDOW_ROWS
+    assert report["held_out"]["policy_loss"] < report["held_out_initial"]["policy_loss"] - 0.5
+    params = netfile.read_net(out)
+    assert params["windows"].shape == (features.WINDOW_ROWS, 32)
+    assert np.array_equal(params["windows"] * 64, np.round(params["windows"] * 64))
+    # --no-windows trains a version-1 net from the same data.
+    v1 = tmp_path / "v1.wznet"
+    assert train_cli.main(args[:3] + [str(v1)] + args[4:] + ["--no-windows"]) == 0
+    assert "windows" not in netfile.read_net(v1)
+    # The two versions of feature files are not mixed.
+    features.write_features(tmp_path / "v1.wzf", 9, k, b, s, r)
+    assert train_cli.main(args) == 2
+    assert "both versions" in capsys.readouterr().err

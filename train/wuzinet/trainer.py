@@ -32,12 +32,18 @@ class Config:
     lam: float = model.LAMBDA
     score_scale: float = model.SCORE_SCALE
     policy_weight: float = model.POLICY_WEIGHT
+    # Train a version-2 net (with the window table) when the data hold window rows.
+    windows: bool = True
+    # The window table's learning rate is this many times ``lr``. Adam moves a rarely seen
+    # row as far as a common one, and the table has 7,381 of them.
+    window_lr_mult: float = 1.0
 
 
 @dataclass
 class Data:
     size: int
     keys: torch.Tensor  # uint8 [N, S*S, 4]
+    rows: torch.Tensor | None  # int16 [N, S*S, 4] window rows (a stone's -1), version 2 only
     best: torch.Tensor  # int64 [N]
     score: torch.Tensor  # int16 [N]
     result: torch.Tensor  # int8 [N]
@@ -54,6 +60,8 @@ def load(inputs: Sequence[str | Path], validate: bool = True) -> Data:
     return Data(
         size=size,
         keys=torch.from_numpy(np.ascontiguousarray(rec["keys"])),
+        rows=torch.from_numpy(np.ascontiguousarray(rec["rows"]).view(np.int16))
+        if "rows" in rec.dtype.names else None,
         best=torch.from_numpy(rec["best"].astype(np.int64)),
         score=torch.from_numpy(rec["score"].astype(np.int16)),
         result=torch.from_numpy(rec["result"].astype(np.int8)),
@@ -78,11 +86,26 @@ def split(games: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np
     return np.nonzero(~held)[0], np.nonzero(held)[0]
 
 
+def uses_windows(data: Data, cfg: Config) -> bool:
+    return cfg.windows and data.rows is not None
+
+
+def new_net(data: Data, cfg: Config) -> model.WuziNet:
+    return model.WuziNet(windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0)
+
+
+def inputs(data: Data, idx: torch.Tensor, cfg: Config):
+    """The net's inputs of the records ``idx``: (keys, window rows or None)."""
+    keys = model.WuziNet.prepare_keys(data.keys[idx])
+    rows = model.WuziNet.prepare_rows(data.rows[idx]) if uses_windows(data, cfg) else None
+    return keys, rows
+
+
 def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
     idx = torch.as_tensor(idx, dtype=torch.long)
-    keys = model.WuziNet.prepare_keys(data.keys[idx])
+    keys, rows = inputs(data, idx, cfg)
     target = model.value_target(data.score[idx], data.result[idx], cfg.lam, cfg.score_scale)
-    return keys, target, data.best[idx]
+    return keys, rows, target, data.best[idx]
 
 
 @torch.no_grad()
@@ -94,8 +117,8 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
     hits = 0
     for i in range(0, n, batch):
         part = idx[i : i + batch]
-        keys, target, best = batch_tensors(data, part, cfg)
-        z, logits = net(keys)
+        keys, rows, target, best = batch_tensors(data, part, cfg)
+        z, logits = net(keys, rows)
         v, p, h = model.losses(z, logits, target, best)
         r = (data.result[torch.as_tensor(part, dtype=torch.long)].float() + 1) / 2
         r_sum += float(torch.nn.functional.binary_cross_entropy_with_logits(z, r)) * len(part)
@@ -114,7 +137,7 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
 
 
 @torch.no_grad()
-def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Generator,
+def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Generator, cfg: Config,
               sample: int = 32768, batch: int = 4096) -> None:
     """Sets the value normalisation's running mean and variance to those of the value input
     over up to ``sample`` training positions, so the net evaluated (and exported) uses the
@@ -124,8 +147,8 @@ def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Ge
     part = idx[rng.permutation(len(idx))[:sample]]
     sums = []
     for i in range(0, len(part), batch):
-        keys = model.WuziNet.prepare_keys(data.keys[torch.as_tensor(part[i : i + batch], dtype=torch.long)])
-        sums.append(net.cells(keys).sum(dim=1) / model.VALUE_DIVISOR)
+        keys, rows = inputs(data, torch.as_tensor(part[i : i + batch], dtype=torch.long), cfg)
+        sums.append(net.cells(keys, rows).sum(dim=1) / model.VALUE_DIVISOR)
     v = torch.cat(sums).double()
     net.value_norm.running_mean.copy_(v.mean(dim=0))
     net.value_norm.running_var.copy_(v.var(dim=0) if len(v) > 1 else torch.ones_like(v[0]))
@@ -165,13 +188,13 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     train_idx, held_idx = split(data.games, cfg.held_out, cfg.seed)
     if len(train_idx) == 0:
         raise ValueError("no training record (too few records or games)")
-    net = model.WuziNet()
+    net = new_net(data, cfg)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
     other_params = [net.embedding] + list(net.policy.parameters())
-    opt = torch.optim.AdamW(
-        [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}],
-        weight_decay=cfg.weight_decay,
-    )
+    groups = [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
+    if net.windows is not None:
+        groups.append({"params": [net.windows], "lr": cfg.lr * cfg.window_lr_mult})
+    opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     steps_per_epoch = math.ceil(len(train_idx) / cfg.batch)
     total = max(1, steps_per_epoch * cfg.epochs)
     # Cosine decay of the learning rate to a twentieth over the run.
@@ -202,8 +225,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         v_sum = p_sum = 0.0
         hits = 0
         for i in range(0, len(perm), cfg.batch):
-            keys, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
-            z, logits = net(keys)
+            keys, rows, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
+            z, logits = net(keys, rows)
             v, p, h = model.losses(z, logits, target, best)
             loss = v + cfg.policy_weight * p
             opt.zero_grad(set_to_none=True)
@@ -216,7 +239,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             hits += int(h)
         n = len(perm)
         tr = {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n}
-        calibrate(net, data, train_idx, rng)
+        calibrate(net, data, train_idx, rng, cfg)
         held = evaluate(net, data, held_idx, cfg)
         seconds = time.perf_counter() - t0
         epochs.append({"epoch": epoch, "train": tr, "held_out": held, "seconds": seconds})
@@ -228,7 +251,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         )
     # The held-out figures of the net as exported: the key vectors and policy weights
     # rounded as the inference rounds them (what the last epochs trained, if any did).
-    exported = model.WuziNet()
+    exported = new_net(data, cfg)
     netfile.load_into(exported, netfile.quantised(netfile.params_of(net.folded())))
     held_q = evaluate(exported, data, held_idx, cfg)
     log(
@@ -245,7 +268,9 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             "held_out_positions": int(len(held_idx)),
         },
         "config": cfg.__dict__.copy(),
-        "net": {"K": features.KEYS, "F": model.FEATURES, "H": model.HIDDEN, "value_divisor": model.VALUE_DIVISOR},
+        "net": {"K": features.KEYS, "F": model.FEATURES, "H": model.HIDDEN,
+                "W": features.WINDOW_ROWS if net.windows is not None else 0,
+                "value_divisor": model.VALUE_DIVISOR},
         "held_out_baselines": base,
         "held_out_initial": init_held,
         "epochs": epochs,
