@@ -46,10 +46,12 @@ impl Accumulator {
 
     /// Brings the state up to date after [`Board::make`] of `moved`, or after
     /// [`Board::undo`] of it, with the cells whose line patterns the move changed
-    /// ([`Board::last_changed`], collected before an undo). A stone changes the inputs of
-    /// the cells within [`REACH`] along its four lines, and of each only along that line:
-    /// one key and one window row, two row operations. Caro's patterns can change farther
-    /// away (a run beyond the window), so there the changed cells are recomputed whole too.
+    /// ([`Board::last_changed`], collected before an undo). A version-1 net reads the
+    /// patterns alone: the changed cells are recomputed. A version-2 net's windows change
+    /// wherever a stone comes within four steps: a stone changes the inputs of the cells
+    /// within [`REACH`] along its four lines, and of each only along that line (one key and
+    /// one window row, two row operations). Caro's patterns can change farther away (a run
+    /// beyond the window), so there the changed cells are recomputed whole too.
     pub fn update(
         &mut self,
         net: &Network,
@@ -57,12 +59,12 @@ impl Accumulator {
         moved: Pos,
         changed: impl IntoIterator<Item = Pos>,
     ) {
-        if matches!(board.rule(), Rule::Caro { .. }) {
+        if !net.has_windows() || matches!(board.rule(), Rule::Caro { .. }) {
             for p in changed {
                 self.refresh(net, board, p);
             }
         }
-        if !moved.is_none() {
+        if net.has_windows() && !moved.is_none() {
             self.refresh(net, board, moved);
             let (x, y, n) = (
                 moved.x() as isize,
