@@ -6,7 +6,8 @@
 //! `datagen::features`). A key selects a learned vector of [`FEATURES`] lanes, shared by the
 //! four directions. A version-2 net adds a second vector per direction, selected by the
 //! exact contents of the line window ([`super::window`]). A cell's vector is the sum of its
-//! four (or eight), clipped to `[0, 1]`. The board
+//! four (or eight), clipped to `[0, 1]`. A version-3 net has version 2's tables, but its
+//! windows feed the policy alone: the value reads the cells' key vectors. The board
 //! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of [`HIDDEN`]
 //! clipped units to one logit: the side to move's winning chances. A cell's vector dotted with
 //! one weight vector is its policy logit: how likely the move is best.
@@ -26,6 +27,9 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"WUZINET1";
 /// The first bytes of a version-2 net file (with the window table).
 pub const MAGIC_V2: [u8; 8] = *b"WUZINET2";
+/// The first bytes of a version-3 net file (version 2's layout; the windows feed the policy
+/// alone).
+pub const MAGIC_V3: [u8; 8] = *b"WUZINET3";
 /// Line patterns per side (dead to five), as in `datagen::features`.
 pub const PATTERNS: usize = 12;
 /// Keys: a pattern of the side to move and one of the other side.
@@ -47,8 +51,8 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`] or [`MAGIC_V2`].
-    #[error("not a wuzi net file (it does not start with WUZINET1 or WUZINET2)")]
+    /// It does not start with [`MAGIC`], [`MAGIC_V2`] or [`MAGIC_V3`].
+    #[error("not a wuzi net file (it does not start with WUZINET1, WUZINET2 or WUZINET3)")]
     Magic,
     /// Its shape is not this version's.
     #[error("the net has {keys} keys, {features} features, {hidden} hidden units and {windows} window rows; this wuzi reads {KEYS}, {FEATURES}, {HIDDEN} and {} (or none)", window::ROWS)]
@@ -92,6 +96,8 @@ pub struct Network {
     /// Version 2: per window row its vector, the last row ([`window::NONE`]) zero; empty
     /// for a version-1 net.
     windows: Vec<[i16; FEATURES]>,
+    /// Version 3: the windows feed the policy alone.
+    policy_windows: bool,
     /// The hidden layer's weights, input-major: `hidden_w[i][j]` from lane `i` to unit `j`.
     hidden_w: [[f32; HIDDEN]; FEATURES],
     hidden_b: [f32; HIDDEN],
@@ -114,7 +120,8 @@ pub const FILE_BYTES_V2: usize = FILE_BYTES + 4 + 4 * window::ROWS * FEATURES;
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let v2 = bytes.starts_with(&MAGIC_V2);
+        let v3 = bytes.starts_with(&MAGIC_V3);
+        let v2 = v3 || bytes.starts_with(&MAGIC_V2);
         if !v2 && !bytes.starts_with(&MAGIC) {
             return Err(NetError::Magic);
         }
@@ -221,6 +228,7 @@ impl Network {
         Ok(Network {
             embed,
             windows,
+            policy_windows: v3,
             hidden_w,
             hidden_b,
             out_w,
@@ -270,11 +278,28 @@ impl Network {
         (key, row)
     }
 
-    /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
+    /// Do the windows feed the value as well as the policy (version 2)?
     #[inline(always)]
-    pub fn cell_at(&self, kernel: Kernel, board: &Board, p: Pos, me: Color) -> [i16; FEATURES] {
+    pub fn windows_in_value(&self) -> bool {
+        self.has_windows() && !self.policy_windows
+    }
+
+    /// The clipped vector of cell `p` of `board` with `me` to move that the value sums;
+    /// zero for a stone.
+    #[inline(always)]
+    pub fn value_cell_at(
+        &self,
+        kernel: Kernel,
+        board: &Board,
+        p: Pos,
+        me: Color,
+    ) -> [i16; FEATURES] {
         let (keys, rows) = self.inputs(board, p, me);
-        self.cell(kernel, keys, rows)
+        if self.windows_in_value() {
+            self.cell(kernel, keys, rows)
+        } else {
+            self.cell(kernel, keys, [window::NONE; 4])
+        }
     }
 
     /// The vector of key `k` ([`KEYS`] and beyond: zero).
@@ -292,25 +317,42 @@ impl Network {
         }
     }
 
-    /// A cell's unclipped sum `h` of its vectors, from its inputs: the accumulator keeps it
-    /// so that a change of one input is two row operations.
-    pub fn cell_sum(&self, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
-        let mut h = [0i16; FEATURES];
-        for row in self.rows(keys, rows) {
-            for (x, &e) in h.iter_mut().zip(row) {
-                *x = x.wrapping_add(e);
-            }
+    /// A cell's unclipped sums of its key vectors and of its window vectors, from its
+    /// inputs: the accumulator keeps them so that a change of one input is two row
+    /// operations.
+    #[inline(always)]
+    pub fn cell_sums(&self, kernel: Kernel, keys: [u8; 4], rows: [u16; 4]) -> Sums {
+        let windows = if self.has_windows() {
+            sum4(kernel, rows.map(|r| self.window_row(r)))
+        } else {
+            [0; FEATURES]
+        };
+        Sums {
+            keys: sum4(kernel, keys.map(|k| self.key_row(k))),
+            windows,
         }
-        h
+    }
+
+    /// A cell's sums become `new`: stores them in `s` and adds the change of its value
+    /// vector to the board sum `sum`.
+    #[inline(always)]
+    pub fn set(&self, kernel: Kernel, s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums) {
+        let with_windows = self.windows_in_value();
+        match kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { set_avx2(s, sum, new, with_windows) },
+            _ => set_scalar(s, sum, new, with_windows),
+        }
     }
 
     /// One input of a cell changed from key `old.0`, row `old.1` to `new`: updates its
-    /// unclipped sum `h` and adds the change of its clipped vector to the board sum `sum`.
+    /// sums `s` and adds the change of its value vector to the board sum `sum`.
     #[inline(always)]
     pub fn change(
         &self,
         kernel: Kernel,
-        h: &mut [i16; FEATURES],
+        s: &mut Sums,
         sum: &mut [i32; FEATURES],
         old: (u8, u16),
         new: (u8, u16),
@@ -321,11 +363,12 @@ impl Network {
             self.key_row(new.0),
             self.window_row(new.1),
         ];
+        let with_windows = self.windows_in_value();
         match kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { change_avx2(h, sum, rows) },
-            _ => change_scalar(h, sum, rows),
+            Kernel::Avx2 => unsafe { change_avx2(s, sum, rows, with_windows) },
+            _ => change_scalar(s, sum, rows, with_windows),
         }
     }
 
@@ -388,7 +431,7 @@ impl Network {
     pub fn board_sum(&self, kernel: Kernel, board: &Board) -> [i32; FEATURES] {
         let mut sum = [0i32; FEATURES];
         for &p in board.cells() {
-            let a = self.cell_at(kernel, board, p, board.to_move());
+            let a = self.value_cell_at(kernel, board, p, board.to_move());
             for (s, &x) in sum.iter_mut().zip(&a) {
                 *s += x as i32;
             }
@@ -437,22 +480,106 @@ pub fn clip(h: &[i16; FEATURES]) -> [i16; FEATURES] {
     h.map(|x| x.clamp(0, QUANT as i16))
 }
 
+/// The unclipped sum of four vectors.
+#[inline(always)]
+pub fn sum4(kernel: Kernel, rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+        Kernel::Avx2 => unsafe { sum4_avx2(rows) },
+        _ => sum4_scalar(rows),
+    }
+}
+
+/// The portable definition of [`sum4`].
+pub fn sum4_scalar(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
+    let mut h = [0i16; FEATURES];
+    for row in rows {
+        for (x, &e) in h.iter_mut().zip(row) {
+            *x = x.wrapping_add(e);
+        }
+    }
+    h
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sum4_avx2(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
+    use std::arch::x86_64::*;
+    let mut out = [0i16; FEATURES];
+    let p = out.as_mut_ptr() as *mut __m256i;
+    for half in 0..2 {
+        // SAFETY: each row and `out` are 32 i16 lanes, two unaligned 256-bit halves.
+        let load =
+            |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
+        let a = _mm256_add_epi16(load(rows[0]), load(rows[1]));
+        let b = _mm256_add_epi16(load(rows[2]), load(rows[3]));
+        _mm256_storeu_si256(p.add(half), _mm256_add_epi16(a, b));
+    }
+    out
+}
+
+/// A cell's unclipped sums: of its key vectors and of its window vectors (zero for a
+/// version-1 net or a stone).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sums {
+    /// The sum of the key vectors.
+    pub keys: [i16; FEATURES],
+    /// The sum of the window vectors.
+    pub windows: [i16; FEATURES],
+}
+
+impl Sums {
+    /// The cell's clipped vector: the policy's (and a version-2 net's value's).
+    #[inline(always)]
+    pub fn clipped(&self) -> [i16; FEATURES] {
+        let mut h = self.keys;
+        for (x, &w) in h.iter_mut().zip(&self.windows) {
+            *x = x.wrapping_add(w);
+        }
+        clip(&h)
+    }
+}
+
 /// The portable definition of [`Network::change`]: `rows` are the old key's and window's
-/// vectors, then the new ones'.
+/// vectors, then the new ones'; `with_windows`: the value's vector includes the windows.
 pub fn change_scalar(
-    h: &mut [i16; FEATURES],
+    s: &mut Sums,
     sum: &mut [i32; FEATURES],
     rows: [&[i16; FEATURES]; 4],
+    with_windows: bool,
 ) {
-    let before = clip(h);
+    let value = |s: &Sums| {
+        if with_windows {
+            s.clipped()
+        } else {
+            clip(&s.keys)
+        }
+    };
+    let before = value(s);
     for i in 0..FEATURES {
-        h[i] = h[i]
-            .wrapping_sub(rows[0][i])
+        s.keys[i] = s.keys[i].wrapping_sub(rows[0][i]).wrapping_add(rows[2][i]);
+        s.windows[i] = s.windows[i]
             .wrapping_sub(rows[1][i])
-            .wrapping_add(rows[2][i])
             .wrapping_add(rows[3][i]);
     }
-    let after = clip(h);
+    let after = value(s);
+    for i in 0..FEATURES {
+        sum[i] += after[i] as i32 - before[i] as i32;
+    }
+}
+
+/// The portable definition of [`Network::set`].
+pub fn set_scalar(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_windows: bool) {
+    let value = |s: &Sums| {
+        if with_windows {
+            s.clipped()
+        } else {
+            clip(&s.keys)
+        }
+    };
+    let (before, after) = (value(s), value(new));
+    *s = *new;
     for i in 0..FEATURES {
         sum[i] += after[i] as i32 - before[i] as i32;
     }
@@ -460,30 +587,81 @@ pub fn change_scalar(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+unsafe fn set_avx2(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_windows: bool) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(QUANT as i16);
+    let kp = s.keys.as_mut_ptr() as *mut __m256i;
+    let wp = s.windows.as_mut_ptr() as *mut __m256i;
+    let nk = new.keys.as_ptr() as *const __m256i;
+    let nw = new.windows.as_ptr() as *const __m256i;
+    let sp = sum.as_mut_ptr() as *mut __m256i;
+    for half in 0..2 {
+        // SAFETY: the sums are 32 i16 lanes (two 256-bit halves), `sum` 32 i32 lanes
+        // (four); every load and store is unaligned and in bounds.
+        let (k0, w0) = (
+            _mm256_loadu_si256(kp.add(half)),
+            _mm256_loadu_si256(wp.add(half)),
+        );
+        let (k1, w1) = (
+            _mm256_loadu_si256(nk.add(half)),
+            _mm256_loadu_si256(nw.add(half)),
+        );
+        _mm256_storeu_si256(kp.add(half), k1);
+        _mm256_storeu_si256(wp.add(half), w1);
+        let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+        let (before, after) = if with_windows {
+            (_mm256_add_epi16(k0, w0), _mm256_add_epi16(k1, w1))
+        } else {
+            (k0, k1)
+        };
+        let delta = _mm256_sub_epi16(clip(after), clip(before));
+        let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
+        let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
+        let s0 = sp.add(2 * half);
+        _mm256_storeu_si256(s0, _mm256_add_epi32(_mm256_loadu_si256(s0), lo));
+        _mm256_storeu_si256(
+            s0.add(1),
+            _mm256_add_epi32(_mm256_loadu_si256(s0.add(1)), hi),
+        );
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 unsafe fn change_avx2(
-    h: &mut [i16; FEATURES],
+    s: &mut Sums,
     sum: &mut [i32; FEATURES],
     rows: [&[i16; FEATURES]; 4],
+    with_windows: bool,
 ) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let top = _mm256_set1_epi16(QUANT as i16);
-    let hp = h.as_mut_ptr() as *mut __m256i;
+    let kp = s.keys.as_mut_ptr() as *mut __m256i;
+    let wp = s.windows.as_mut_ptr() as *mut __m256i;
     let sp = sum.as_mut_ptr() as *mut __m256i;
     for half in 0..2 {
-        // SAFETY: `h` and each row are 32 i16 lanes (two 256-bit halves), `sum` 32 i32
-        // lanes (four); every load and store is unaligned and in bounds.
+        // SAFETY: the sums and each row are 32 i16 lanes (two 256-bit halves), `sum` 32
+        // i32 lanes (four); every load and store is unaligned and in bounds.
         let load =
             |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
-        let old = _mm256_loadu_si256(hp.add(half));
-        let mut new = _mm256_sub_epi16(old, load(rows[0]));
-        new = _mm256_sub_epi16(new, load(rows[1]));
-        new = _mm256_add_epi16(new, load(rows[2]));
-        new = _mm256_add_epi16(new, load(rows[3]));
-        _mm256_storeu_si256(hp.add(half), new);
+        let (k0, w0) = (
+            _mm256_loadu_si256(kp.add(half)),
+            _mm256_loadu_si256(wp.add(half)),
+        );
+        let k1 = _mm256_add_epi16(_mm256_sub_epi16(k0, load(rows[0])), load(rows[2]));
+        let w1 = _mm256_add_epi16(_mm256_sub_epi16(w0, load(rows[1])), load(rows[3]));
+        _mm256_storeu_si256(kp.add(half), k1);
+        _mm256_storeu_si256(wp.add(half), w1);
         let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+        let (before, after) = if with_windows {
+            (_mm256_add_epi16(k0, w0), _mm256_add_epi16(k1, w1))
+        } else {
+            (k0, k1)
+        };
         // The change of the clipped vector fits i16 (both clips are in 0..=QUANT).
-        let delta = _mm256_sub_epi16(clip(new), clip(old));
+        let delta = _mm256_sub_epi16(clip(after), clip(before));
         let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
         let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
         let s0 = sp.add(2 * half);
@@ -552,6 +730,14 @@ pub(crate) fn random_net_v2(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS_V2)
 }
 
+/// A version-3 net file of random weights in [-0.5, 0.5) (for tests).
+#[cfg(test)]
+pub(crate) fn random_net_v3(seed: u64) -> Vec<u8> {
+    let mut b = random_file(seed, WEIGHTS_V2);
+    b[..8].copy_from_slice(&MAGIC_V3);
+    b
+}
+
 #[cfg(test)]
 fn random_file(seed: u64, weights: usize) -> Vec<u8> {
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -612,6 +798,8 @@ mod tests {
         let net = Network::from_bytes(&bytes).expect("a good file");
         assert!(net.has_windows());
         assert!(!Network::from_bytes(&random_net(4)).unwrap().has_windows());
+        let v3 = Network::from_bytes(&random_net_v3(4)).expect("a version-3 file");
+        assert!(v3.has_windows() && !v3.windows_in_value() && net.windows_in_value());
         let mut wrong = bytes.clone();
         wrong[20] ^= 1; // window rows
         assert!(matches!(
@@ -628,7 +816,7 @@ mod tests {
     fn the_kernels_agree_on_every_key() {
         let kernel = crate::simd::best();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        for net in [random_net(2), random_net_v2(2)] {
+        for net in [random_net(2), random_net_v2(2), random_net_v3(2)] {
             let net = Network::from_bytes(&net).expect("net");
             for _ in 0..20_000 {
                 let keys = [0; 4].map(|_| (rng.next_u32() % (KEYS as u32 + 2)) as u8);
@@ -637,6 +825,10 @@ mod tests {
                     net.cell(kernel, keys, rows),
                     net.cell_scalar(keys, rows),
                     "{keys:?} {rows:?}"
+                );
+                assert_eq!(
+                    net.cell_sums(kernel, keys, rows),
+                    net.cell_sums(Kernel::Scalar, keys, rows)
                 );
             }
         }

@@ -138,15 +138,17 @@ def test_check_net_cli(tmp_path, capsys):
     assert "magic" in capsys.readouterr().err
 
 
-def test_version_2_round_trip_and_reference():
+@pytest.mark.parametrize("policy_windows", [False, True])
+def test_versions_2_and_3_round_trip_and_reference(policy_windows):
     torch.manual_seed(8)
-    net = model.WuziNet(windows=features.WINDOW_ROWS)
+    net = model.WuziNet(windows=features.WINDOW_ROWS, policy_windows=policy_windows)
     with torch.no_grad():
         net.windows.uniform_(-0.3, 0.3)
     net = net.folded()
     params = netfile.params_of(net)
     data = netfile.to_bytes(params)
-    assert data[:8] == netfile.MAGIC_V2
+    assert data[:8] == (netfile.MAGIC_V3 if policy_windows else netfile.MAGIC_V2)
+    assert ("policy_windows" in netfile.from_bytes(data)) == policy_windows
     assert len(data) == netfile.file_bytes(144, 32, 16, features.WINDOW_ROWS)
     back = netfile.from_bytes(data)
     assert np.array_equal(back["windows"], params["windows"])

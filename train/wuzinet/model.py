@@ -102,11 +102,14 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, windows: int = 0) -> None:
+    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, windows: int = 0,
+                 policy_windows: bool = False) -> None:
         super().__init__()
         self.embedding = nn.Parameter(torch.empty(KEYS, features))
         # Version 2: the window table (``windows`` rows), or none.
         self.windows = nn.Parameter(torch.empty(windows, features)) if windows else None
+        # Version 3: the windows feed the policy alone; the value reads the keys' vectors.
+        self.policy_windows = policy_windows and windows > 0
         # Training only: the value input normalised per lane (batch statistics while
         # training, running ones in eval), folded into value1 on export (``folded``), so
         # the exported net is exactly the v1 shape. Without it the policy's moves of the
@@ -140,7 +143,7 @@ class WuziNet(nn.Module):
         """A copy whose value_norm is the identity, folded into value1: the same function
         in eval mode, of the exported shape."""
         rows = 0 if self.windows is None else self.windows.shape[0]
-        out = WuziNet(self.embedding.shape[1], self.value1.out_features, rows)
+        out = WuziNet(self.embedding.shape[1], self.value1.out_features, rows, self.policy_windows)
         out.load_state_dict(self.state_dict())
         scale = 1.0 / torch.sqrt(self.value_norm.running_var + self.value_norm.eps)
         w = self.value1.weight * scale
@@ -165,28 +168,28 @@ class WuziNet(nn.Module):
         r = rows.long()
         return torch.where(r < 0, torch.full_like(r, WINDOW_ROWS), r)
 
-    def cells(self, idx: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
-        """Activations a [B, S*S, F] from prepared indices [B, S*S, 4] (and, for a net with
-        windows, prepared window rows [B, S*S, 4])."""
+    def cells(self, idx: torch.Tensor, rows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Activations [B, S*S, F] from prepared indices [B, S*S, 4] (and, for a net with
+        windows, prepared window rows [B, S*S, 4]): (the value's, the policy's). They are
+        the same but for a version-3 net, whose value reads the keys' vectors alone."""
         b, n, d = idx.shape
         e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
         zero = e.new_zeros(1, e.shape[1])
+        h = SumGather.apply(idx.reshape(b * n, d), torch.cat([e, zero])).reshape(b, n, -1)
         if self.windows is None:
-            table = torch.cat([e, zero])
-        else:
-            if rows is None:
-                raise ValueError("a net with windows needs the records' window rows")
-            w = fake_quant(self.windows, self.quant) if self.quant else self.windows
-            table = torch.cat([e, zero, w, zero])
-            idx = torch.cat([idx, rows + (KEYS + 1)], dim=2)
-            d = idx.shape[2]
-        h = SumGather.apply(idx.reshape(b * n, d), table)
-        return h.reshape(b, n, -1).clamp(0.0, 1.0)
+            a = h.clamp(0.0, 1.0)
+            return a, a
+        if rows is None:
+            raise ValueError("a net with windows needs the records' window rows")
+        w = fake_quant(self.windows, self.quant) if self.quant else self.windows
+        hw = SumGather.apply(rows.reshape(b * n, d), torch.cat([w, zero])).reshape(b, n, -1)
+        a = (h + hw).clamp(0.0, 1.0)
+        return (h.clamp(0.0, 1.0) if self.policy_windows else a), a
 
     def forward(self, idx: torch.Tensor, rows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf)."""
-        a = self.cells(idx, rows)
-        v = self.value_norm(a.sum(dim=1) / VALUE_DIVISOR)
+        av, a = self.cells(idx, rows)
+        v = self.value_norm(av.sum(dim=1) / VALUE_DIVISOR)
         v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
         w = fake_quant(self.policy.weight, self.quant) if self.quant else self.policy.weight

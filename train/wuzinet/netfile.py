@@ -4,7 +4,9 @@ Little-endian: the 8-byte magic ``WUZINET1``; u32 K (144), u32 F (32), u32 H (16
 float32 arrays in this order: E[K][F], value1.weight[H][F] (out x in, row-major),
 value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1]; then
 the u32 trailer 0xC0FFEE. Nothing else. Version 2 (``WUZINET2``) has a fourth word W (the
-window rows, 7381) after H and the window table W[W][F] right after E.
+window rows, 7381) after H and the window table W[W][F] right after E. Version 3
+(``WUZINET3``) has version 2's layout; its window table feeds the policy alone (a params
+dict marks it with the entry ``policy_windows``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import numpy as np
 
 MAGIC = b"WUZINET1"
 MAGIC_V2 = b"WUZINET2"
+# Version 3: the layout of version 2; the window table feeds the policy alone.
+MAGIC_V3 = b"WUZINET3"
 TRAILER = 0xC0FFEE
 HEAD = struct.Struct("<8sIII")
 HEAD_V2 = struct.Struct("<8sIIII")
@@ -55,7 +59,8 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
     k, f = params["embedding"].shape
     h = params["value1.weight"].shape[0]
     w = params["windows"].shape[0] if "windows" in params else 0
-    out = [HEAD_V2.pack(MAGIC_V2, k, f, h, w) if w else HEAD.pack(MAGIC, k, f, h)]
+    magic = MAGIC_V3 if "policy_windows" in params else MAGIC_V2
+    out = [HEAD_V2.pack(magic, k, f, h, w) if w else HEAD.pack(MAGIC, k, f, h)]
     limit = LIMIT_V2 if w else LIMIT
     for name, shape in shapes(k, f, h, w):
         a = np.asarray(params[name], dtype="<f4")
@@ -75,9 +80,9 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
     if len(data) < HEAD.size + 4:
         raise NetFileError(f"{where}: {len(data)} bytes, too short for a net file")
     magic = data[:8]
-    if magic not in (MAGIC, MAGIC_V2):
-        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC_V2!r} or {MAGIC!r}")
-    if magic == MAGIC_V2:
+    if magic not in (MAGIC, MAGIC_V2, MAGIC_V3):
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC_V3!r}, {MAGIC_V2!r} or {MAGIC!r}")
+    if magic != MAGIC:
         if len(data) < HEAD_V2.size + 4:
             raise NetFileError(f"{where}: {len(data)} bytes, too short for a net file")
         _, k, f, h, w = HEAD_V2.unpack_from(data, 0)
@@ -99,6 +104,8 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
         n = int(np.prod(shape))
         params[name] = np.frombuffer(data, dtype="<f4", count=n, offset=offset).reshape(shape).copy()
         offset += 4 * n
+    if magic == MAGIC_V3:
+        params["policy_windows"] = np.ones(1, dtype=np.float32)
     return params
 
 
@@ -131,6 +138,8 @@ def params_of(model) -> dict[str, np.ndarray]:
         raise ValueError("the net's value normalisation is not folded: export net.folded()")
     g = lambda t: t.detach().cpu().numpy().astype(np.float32)  # noqa: E731
     windows = {} if model.windows is None else {"windows": g(model.windows)}
+    if model.policy_windows:
+        windows["policy_windows"] = np.ones(1, dtype=np.float32)
     return windows | {
         "embedding": g(model.embedding),
         "value1.weight": g(model.value1.weight),
@@ -173,13 +182,16 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
     keys = np.asarray(keys).reshape(-1, 4)
     empty = keys[:, 0] != 255
     a = np.zeros((len(keys), e.shape[1]))
+    av = np.zeros((len(keys), e.shape[1]))
     win = params["windows"].astype(np.float64) if "windows" in params else None
     for c in np.nonzero(empty)[0]:
         h = e[keys[c]].sum(axis=0)
+        av[c] = np.clip(h, 0.0, 1.0)
         if win is not None:
             h = h + win[np.asarray(rows).reshape(-1, 4)[c].astype(np.int64)].sum(axis=0)
         a[c] = np.clip(h, 0.0, 1.0)
-    v_in = a[empty].sum(axis=0) / divisor
+    # Version 3: the value reads the keys' vectors alone.
+    v_in = (av if "policy_windows" in params else a)[empty].sum(axis=0) / divisor
     hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)
     z = float(params["value2.weight"].astype(np.float64) @ hidden + params["value2.bias"][0])
     logits = np.full(len(keys), -np.inf)

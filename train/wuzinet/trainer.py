@@ -37,6 +37,8 @@ class Config:
     # The window table's learning rate is this many times ``lr``. Adam moves a rarely seen
     # row as far as a common one, and the table has 7,381 of them.
     window_lr_mult: float = 1.0
+    # Version 3: the windows feed the policy alone (the value reads the keys' vectors).
+    policy_windows: bool = False
 
 
 @dataclass
@@ -91,7 +93,8 @@ def uses_windows(data: Data, cfg: Config) -> bool:
 
 
 def new_net(data: Data, cfg: Config) -> model.WuziNet:
-    return model.WuziNet(windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0)
+    return model.WuziNet(windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0,
+                         policy_windows=cfg.policy_windows)
 
 
 def inputs(data: Data, idx: torch.Tensor, cfg: Config):
@@ -148,7 +151,7 @@ def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Ge
     sums = []
     for i in range(0, len(part), batch):
         keys, rows = inputs(data, torch.as_tensor(part[i : i + batch], dtype=torch.long), cfg)
-        sums.append(net.cells(keys, rows).sum(dim=1) / model.VALUE_DIVISOR)
+        sums.append(net.cells(keys, rows)[0].sum(dim=1) / model.VALUE_DIVISOR)
     v = torch.cat(sums).double()
     net.value_norm.running_mean.copy_(v.mean(dim=0))
     net.value_norm.running_var.copy_(v.var(dim=0) if len(v) > 1 else torch.ones_like(v[0]))
@@ -270,6 +273,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         "config": cfg.__dict__.copy(),
         "net": {"K": features.KEYS, "F": model.FEATURES, "H": model.HIDDEN,
                 "W": features.WINDOW_ROWS if net.windows is not None else 0,
+                "policy_windows": net.policy_windows,
                 "value_divisor": model.VALUE_DIVISOR},
         "held_out_baselines": base,
         "held_out_initial": init_held,
