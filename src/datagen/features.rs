@@ -25,6 +25,8 @@ pub const OCCUPIED_ROW: u16 = u16::MAX;
 /// Bytes after a record's keys: best move, score, result, reserved.
 pub const TAIL_BYTES: usize = 6;
 
+/// Bytes of the magic and the header.
+pub const HEADER_BYTES: usize = 20;
 /// Bytes of one record on a `size` board.
 pub fn record_bytes(size: usize) -> usize {
     (4 + 8) * size * size + TAIL_BYTES

@@ -5,7 +5,7 @@
 use super::net::{Network, Sums, FEATURES};
 use crate::board::Board;
 use crate::simd::Kernel;
-use crate::types::{Color, Dir, Pos, Rule, CELLS};
+use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 
 /// How far along a line a stone changes the inputs of other cells: a line pattern reads
 /// five cells each way (the board's table keys), a window four.
@@ -32,9 +32,12 @@ impl Accumulator {
     /// [`Accumulator::new`] with a given kernel (the tests compare kernels).
     pub fn with_kernel(net: &Network, board: &Board, kernel: Kernel) -> Accumulator {
         let stone = net.inputs(board, Pos::NONE, Color::Black);
+        // Cell indices of a board of `size` rows are below `size * STRIDE` (a process under
+        // a small `max_memory` counts every kilobyte).
+        let cells = (board.size() * STRIDE).min(CELLS);
         let mut acc = Accumulator {
-            sums_of_cells: [vec![Sums::default(); CELLS], vec![Sums::default(); CELLS]],
-            inputs: [vec![stone; CELLS], vec![stone; CELLS]],
+            sums_of_cells: [vec![Sums::default(); cells], vec![Sums::default(); cells]],
+            inputs: [vec![stone; cells], vec![stone; cells]],
             sums: [[0; FEATURES]; 2],
             kernel,
         };

@@ -138,7 +138,7 @@ fn a_bad_setting_or_directory_is_an_error() {
 /// an unreadable shard with a message, and refuses a directory without shards.
 #[test]
 fn features_hold_one_record_per_searched_position() {
-    use wuzi::datagen::features::{record_bytes, MAGIC};
+    use wuzi::datagen::features::{record_bytes, HEADER_BYTES, MAGIC};
     let job = job("features", Rule::Freestyle, 7, 2, 100);
     let summary = job.run(&|_| {}).expect("a run");
     std::fs::write(job.out.join("junk.wzd"), b"not a shard").unwrap();
@@ -157,7 +157,9 @@ fn features_hold_one_record_per_searched_position() {
     assert_eq!(bytes[8], 7, "board size");
     let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     assert_eq!(n, summary.positions);
-    assert_eq!(bytes.len(), 16 + n * record_bytes(7));
+    assert_eq!(bytes.len(), HEADER_BYTES + n * record_bytes(7));
+    let rows = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+    assert_eq!(rows, wuzi::eval::window::ROWS);
     let empty = job.out.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi"))

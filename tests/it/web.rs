@@ -253,7 +253,13 @@ fn a_full_game_at_every_rule_on_15_and_20() {
                 turns += 1;
             }
             assert_eq!(state["winner"], "white", "{rule} {size}: {state}");
-            assert_eq!(strings(&state["five"]).len(), 5, "{rule} {size}: {state}");
+            // A five, or under freestyle rules (and for white) a longer line.
+            let line = strings(&state["five"]).len();
+            if rule == "standard" {
+                assert_eq!(line, 5, "{rule} {size}: {state}");
+            } else {
+                assert!((5..=9).contains(&line), "{rule} {size}: {state}");
+            }
             eprintln!("{rule} {size}x{size}: the engine's five after {turns} moves");
         }
     }
