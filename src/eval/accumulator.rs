@@ -50,7 +50,7 @@ impl Accumulator {
     /// Brings the state up to date after [`Board::make`] of `moved`, or after
     /// [`Board::undo`] of it, with the cells whose line patterns the move changed
     /// ([`Board::last_changed`], collected before an undo). A stone changes the inputs of
-    /// the cells within [`REACH`] along its four lines, and of each only along that line:
+    /// the cells within five steps along its four lines, and of each only along that line:
     /// one key and (versions 2 and 3) one window row, a row operation each. That costs less
     /// than recomputing the cells whose patterns changed, even for a version-1 net (the
     /// bench at depth 10 under callgrind: 7.96e9 instructions against 8.82e9). Caro's
