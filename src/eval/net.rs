@@ -268,14 +268,12 @@ impl Network {
     /// window row ([`window::NONE`] with a version-1 net).
     #[inline(always)]
     pub fn inputs_along(&self, board: &Board, p: Pos, d: Dir, me: Color) -> (u8, u16) {
-        let key =
-            (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8;
         let row = if self.has_windows() {
             window::row(&board.window(p, d, me))
         } else {
             window::NONE
         };
-        (key, row)
+        (key(board, p, me, d), row)
     }
 
     /// Do the windows feed the value as well as the policy (version 2)?
@@ -295,11 +293,7 @@ impl Network {
         me: Color,
     ) -> [i16; FEATURES] {
         let (keys, rows) = self.inputs(board, p, me);
-        if self.windows_in_value() {
-            self.cell(kernel, keys, rows)
-        } else {
-            self.cell(kernel, keys, [window::NONE; 4])
-        }
+        value_vector(&self.cell_sums(kernel, keys, rows), self.windows_in_value())
     }
 
     /// The vector of key `k` ([`KEYS`] and beyond: zero).
@@ -372,59 +366,11 @@ impl Network {
         }
     }
 
-    /// A cell's clipped vector, from its four keys and (version 2) its four window rows
-    /// ([`window::NONE`] four times with a version-1 net).
+    /// A cell's clipped vector (the policy's input), from its four keys and (versions 2
+    /// and 3) its four window rows.
     #[inline(always)]
     pub fn cell(&self, kernel: Kernel, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { self.cell_avx2(keys, rows) },
-            _ => self.cell_scalar(keys, rows),
-        }
-    }
-
-    /// The rows a cell's vector sums: its key vectors, then (version 2) its window vectors.
-    #[inline(always)]
-    fn rows(&self, keys: [u8; 4], rows: [u16; 4]) -> impl Iterator<Item = &[i16; FEATURES]> {
-        let windows = self.has_windows().then_some(rows).into_iter().flatten();
-        keys.into_iter()
-            .map(|k| self.key_row(k))
-            .chain(windows.map(|r| self.window_row(r)))
-    }
-
-    /// The portable definition of [`Network::cell`].
-    pub fn cell_scalar(&self, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
-        let mut h = [0i16; FEATURES];
-        for row in self.rows(keys, rows) {
-            for (x, &e) in h.iter_mut().zip(row) {
-                *x += e;
-            }
-        }
-        h.map(|x| x.clamp(0, QUANT as i16))
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn cell_avx2(&self, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
-        use std::arch::x86_64::*;
-        let mut lo = _mm256_setzero_si256();
-        let mut hi = _mm256_setzero_si256();
-        for row in self.rows(keys, rows) {
-            let row = row.as_ptr() as *const __m256i;
-            // SAFETY: a row is 32 i16 lanes, two unaligned 256-bit loads.
-            lo = _mm256_add_epi16(lo, _mm256_loadu_si256(row));
-            hi = _mm256_add_epi16(hi, _mm256_loadu_si256(row.add(1)));
-        }
-        let zero = _mm256_setzero_si256();
-        let top = _mm256_set1_epi16(QUANT as i16);
-        lo = _mm256_min_epi16(_mm256_max_epi16(lo, zero), top);
-        hi = _mm256_min_epi16(_mm256_max_epi16(hi, zero), top);
-        let mut out = [0i16; FEATURES];
-        let p = out.as_mut_ptr() as *mut __m256i;
-        _mm256_storeu_si256(p, lo);
-        _mm256_storeu_si256(p.add(1), hi);
-        out
+        self.cell_sums(kernel, keys, rows).clipped()
     }
 
     /// The board sum of the side to move's cell vectors, computed from scratch.
@@ -541,6 +487,17 @@ impl Sums {
     }
 }
 
+/// The clipped vector of a cell's sums that the value adds up: all of it
+/// (`with_windows`, version 2) or its keys' part.
+#[inline(always)]
+pub fn value_vector(s: &Sums, with_windows: bool) -> [i16; FEATURES] {
+    if with_windows {
+        s.clipped()
+    } else {
+        clip(&s.keys)
+    }
+}
+
 /// The portable definition of [`Network::change`]: `rows` are the old key's and window's
 /// vectors, then the new ones'; `with_windows`: the value's vector includes the windows.
 pub fn change_scalar(
@@ -549,13 +506,7 @@ pub fn change_scalar(
     rows: [&[i16; FEATURES]; 4],
     with_windows: bool,
 ) {
-    let value = |s: &Sums| {
-        if with_windows {
-            s.clipped()
-        } else {
-            clip(&s.keys)
-        }
-    };
+    let value = |s: &Sums| value_vector(s, with_windows);
     let before = value(s);
     for i in 0..FEATURES {
         s.keys[i] = s.keys[i].wrapping_sub(rows[0][i]).wrapping_add(rows[2][i]);
@@ -571,13 +522,7 @@ pub fn change_scalar(
 
 /// The portable definition of [`Network::set`].
 pub fn set_scalar(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_windows: bool) {
-    let value = |s: &Sums| {
-        if with_windows {
-            s.clipped()
-        } else {
-            clip(&s.keys)
-        }
-    };
+    let value = |s: &Sums| value_vector(s, with_windows);
     let (before, after) = (value(s), value(new));
     *s = *new;
     for i in 0..FEATURES {
@@ -585,12 +530,51 @@ pub fn set_scalar(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_wind
     }
 }
 
+/// The AVX2 kernels' common step, for one half of a cell's lanes: stores its new sums
+/// `(k1, w1)` over the old `(k0, w0)` at `kp`, `wp` and adds the change of its value
+/// vector to the board sum's four i32 lanes at `s0`.
+///
+/// # Safety
+/// The CPU has AVX2; `kp` and `wp` point at 16 writable i16 lanes, `s0` at 16 writable
+/// i32 lanes (two 256-bit words).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_and_account(
+    kp: *mut std::arch::x86_64::__m256i,
+    wp: *mut std::arch::x86_64::__m256i,
+    s0: *mut std::arch::x86_64::__m256i,
+    old: (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i),
+    new: (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i),
+    with_windows: bool,
+) {
+    use std::arch::x86_64::*;
+    let (k0, w0) = old;
+    let (k1, w1) = new;
+    _mm256_storeu_si256(kp, k1);
+    _mm256_storeu_si256(wp, w1);
+    let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QUANT as i16));
+    let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+    let (before, after) = if with_windows {
+        (_mm256_add_epi16(k0, w0), _mm256_add_epi16(k1, w1))
+    } else {
+        (k0, k1)
+    };
+    // The change of the clipped vector fits i16 (both clips are in 0..=QUANT).
+    let delta = _mm256_sub_epi16(clip(after), clip(before));
+    let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
+    let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
+    _mm256_storeu_si256(s0, _mm256_add_epi32(_mm256_loadu_si256(s0), lo));
+    _mm256_storeu_si256(
+        s0.add(1),
+        _mm256_add_epi32(_mm256_loadu_si256(s0.add(1)), hi),
+    );
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn set_avx2(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_windows: bool) {
     use std::arch::x86_64::*;
-    let zero = _mm256_setzero_si256();
-    let top = _mm256_set1_epi16(QUANT as i16);
     let kp = s.keys.as_mut_ptr() as *mut __m256i;
     let wp = s.windows.as_mut_ptr() as *mut __m256i;
     let nk = new.keys.as_ptr() as *const __m256i;
@@ -599,30 +583,21 @@ unsafe fn set_avx2(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_win
     for half in 0..2 {
         // SAFETY: the sums are 32 i16 lanes (two 256-bit halves), `sum` 32 i32 lanes
         // (four); every load and store is unaligned and in bounds.
-        let (k0, w0) = (
+        let old = (
             _mm256_loadu_si256(kp.add(half)),
             _mm256_loadu_si256(wp.add(half)),
         );
-        let (k1, w1) = (
+        let new = (
             _mm256_loadu_si256(nk.add(half)),
             _mm256_loadu_si256(nw.add(half)),
         );
-        _mm256_storeu_si256(kp.add(half), k1);
-        _mm256_storeu_si256(wp.add(half), w1);
-        let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
-        let (before, after) = if with_windows {
-            (_mm256_add_epi16(k0, w0), _mm256_add_epi16(k1, w1))
-        } else {
-            (k0, k1)
-        };
-        let delta = _mm256_sub_epi16(clip(after), clip(before));
-        let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
-        let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
-        let s0 = sp.add(2 * half);
-        _mm256_storeu_si256(s0, _mm256_add_epi32(_mm256_loadu_si256(s0), lo));
-        _mm256_storeu_si256(
-            s0.add(1),
-            _mm256_add_epi32(_mm256_loadu_si256(s0.add(1)), hi),
+        store_and_account(
+            kp.add(half),
+            wp.add(half),
+            sp.add(2 * half),
+            old,
+            new,
+            with_windows,
         );
     }
 }
@@ -636,8 +611,6 @@ unsafe fn change_avx2(
     with_windows: bool,
 ) {
     use std::arch::x86_64::*;
-    let zero = _mm256_setzero_si256();
-    let top = _mm256_set1_epi16(QUANT as i16);
     let kp = s.keys.as_mut_ptr() as *mut __m256i;
     let wp = s.windows.as_mut_ptr() as *mut __m256i;
     let sp = sum.as_mut_ptr() as *mut __m256i;
@@ -652,23 +625,13 @@ unsafe fn change_avx2(
         );
         let k1 = _mm256_add_epi16(_mm256_sub_epi16(k0, load(rows[0])), load(rows[2]));
         let w1 = _mm256_add_epi16(_mm256_sub_epi16(w0, load(rows[1])), load(rows[3]));
-        _mm256_storeu_si256(kp.add(half), k1);
-        _mm256_storeu_si256(wp.add(half), w1);
-        let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
-        let (before, after) = if with_windows {
-            (_mm256_add_epi16(k0, w0), _mm256_add_epi16(k1, w1))
-        } else {
-            (k0, k1)
-        };
-        // The change of the clipped vector fits i16 (both clips are in 0..=QUANT).
-        let delta = _mm256_sub_epi16(clip(after), clip(before));
-        let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
-        let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
-        let s0 = sp.add(2 * half);
-        _mm256_storeu_si256(s0, _mm256_add_epi32(_mm256_loadu_si256(s0), lo));
-        _mm256_storeu_si256(
-            s0.add(1),
-            _mm256_add_epi32(_mm256_loadu_si256(s0.add(1)), hi),
+        store_and_account(
+            kp.add(half),
+            wp.add(half),
+            sp.add(2 * half),
+            (k0, w0),
+            (k1, w1),
+            with_windows,
         );
     }
 }
@@ -678,9 +641,13 @@ unsafe fn change_avx2(
 /// inputs, and the trainer's (`datagen::features`).
 #[inline(always)]
 pub fn keys(board: &Board, p: Pos, me: Color) -> [u8; 4] {
-    Dir::ALL.map(|d| {
-        (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8
-    })
+    Dir::ALL.map(|d| key(board, p, me, d))
+}
+
+/// The key of the empty cell `p` along `d` alone (one of [`keys`]).
+#[inline(always)]
+pub fn key(board: &Board, p: Pos, me: Color, d: Dir) -> u8 {
+    (board.pattern(p, me, d) as usize * PATTERNS + board.pattern(p, !me, d) as usize) as u8
 }
 
 /// Engine score units per unit of value logit: the trainer's score target is the logistic
@@ -823,7 +790,7 @@ mod tests {
                 let rows = [0; 4].map(|_| (rng.next_u32() % (window::ROWS as u32 + 2)) as u16);
                 assert_eq!(
                     net.cell(kernel, keys, rows),
-                    net.cell_scalar(keys, rows),
+                    net.cell(Kernel::Scalar, keys, rows),
                     "{keys:?} {rows:?}"
                 );
                 assert_eq!(
