@@ -1,15 +1,19 @@
 //! wuzi: a bitboard Gomoku and Renju engine.
 //!
-//! The modules in layers, each using only the ones above it:
-//! 1. Types and positions: [`types`] (colours, rules, points, directions), [`geometry`]
-//!    (lines of each board size), [`zobrist`] (hash keys), [`notation`] (`h8` and `x,y`),
-//!    [`simd`] (which kernel the CPU runs).
-//! 2. The board: [`pattern`] (line-pattern tables), [`threat`] (a cell's class from its four
+//! The modules in layers, each using only the ones above it. Those in `code` are internal:
+//! private to the crate (its own tests, benches and fuzz targets reach them through the
+//! `internals` feature); the rest are the library's API.
+//! 1. Types and positions: [`types`] (colours, rules, points, directions), `geometry`
+//!    (lines of each board size), `zobrist` (hash keys), [`notation`] (`h8` and `x,y`),
+//!    `simd` (which kernel the CPU runs).
+//! 2. The board: `pattern` (line-pattern tables), `threat` (a cell's class from its four
 //!    patterns), [`board`] (line bitmasks, Zobrist hash, incremental patterns, make/undo),
-//!    [`forbidden`] (renju), [`movegen`] (move lists and generators).
-//! 3. Evaluation: [`eval`] (static evaluation and move ordering, with their kernels).
+//!    `forbidden` (renju), `movegen` (move lists and generators).
+//! 3. Evaluation: [`eval`] (static evaluation and move ordering, with their kernels; its
+//!    API is the choice of evaluation).
 //! 4. Search: [`search`] (iterative deepening, the node search, the threat-space solver,
-//!    the transposition table, time management, threads, parameters).
+//!    the transposition table, time management, threads, parameters; its API is the
+//!    limits, the progress reports, the parameters and the solver).
 //! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O), and beside it
 //!    [`db`], the position database it consults and teaches.
 //! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
@@ -36,18 +40,25 @@
 #![allow(clippy::needless_range_loop)]
 #![deny(missing_docs)]
 
+/// Declares modules the crate keeps to itself: crate-private in normal builds, public with the
+/// `internals` feature, which the crate's own tests, benches, examples and fuzz targets turn
+/// on (the dev-dependency on itself in `Cargo.toml`) to reach the machinery directly.
+macro_rules! internal {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    )*};
+}
+
 // Layer 1
-pub mod geometry;
+internal!(geometry, simd, zobrist);
 pub mod notation;
-pub mod simd;
 pub mod types;
-pub mod zobrist;
 // Layer 2
 pub mod board;
-pub mod forbidden;
-pub mod movegen;
-pub mod pattern;
-pub mod threat;
+internal!(forbidden, movegen, pattern, threat);
 // Layer 3
 pub mod eval;
 // Layer 4

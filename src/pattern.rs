@@ -415,6 +415,7 @@ pub fn lookup(table: &[u8], w: Window, caro: bool) -> Pattern {
 
 /// The slow, obviously-correct definition of the patterns, over an array of cells, for
 /// tests: no memo, no bit tricks.
+#[cfg(any(test, feature = "internals"))]
 pub mod reference {
     use super::{LineRule, Pattern};
 

@@ -18,6 +18,8 @@ mod make;
 mod near;
 mod probe;
 
+// The lean make's kernels, for the tests and benches that hold them to their scalar twin.
+#[cfg(feature = "internals")]
 pub use lean::{line_threats_x8, line_threats_x8_scalar, line_threats_x8_with};
 use make::{Changed, UndoRec};
 pub use near::Neighbourhood;

@@ -62,7 +62,7 @@ impl Board {
     }
     /// The candidate cells of row `y` (`y < size`): bit `x` set when `(x, y)` is empty and
     /// near a stone ([`Board::is_near`]). With AVX2 where the CPU has it
-    /// ([`crate::simd::best`]); [`Board::candidate_row_scalar`] is the definition.
+    /// (`simd::best`); [`Board::candidate_row_scalar`] is the definition.
     #[inline(always)]
     pub fn candidate_row(&self, y: usize) -> u32 {
         #[cfg(target_arch = "x86_64")]

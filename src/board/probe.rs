@@ -68,7 +68,7 @@ impl Board {
 
     /// Making the empty cell `p` for the side to move, without making it: the change of the
     /// weighted counts `w`, and the counts of the classes that decide a position. Only where
-    /// [`Board::has_after`]. With AVX2 where the CPU has it ([`crate::simd::best`]);
+    /// [`Board::has_after`]. With AVX2 where the CPU has it (`simd::best`);
     /// [`Board::after_scalar`] is the definition.
     #[inline]
     pub fn after(&self, p: Pos, w: &CountWeights) -> After {

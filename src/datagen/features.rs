@@ -5,7 +5,7 @@
 //! directions, a reserved byte, the record count as `u32`, the window rows as `u32`), then
 //! the records. A record is, for each cell (`y * size + x`) and each direction of
 //! `Dir::ALL`, one key byte ([`keys`]; [`OCCUPIED`] for a stone); then for each cell and
-//! direction its window row ([`crate::eval::window`], `u16`; [`OCCUPIED_ROW`] for a stone);
+//! direction its window row (`eval::window`, `u16`; [`OCCUPIED_ROW`] for a stone);
 //! then the best move's cell (`u16`), the search's score for the side to move (`i16`), the
 //! game's result for the side to move (`i8`: 1 won, 0 drawn, -1 lost) and a reserved byte.
 //! `docs/training.md` documents it for the trainer.

@@ -1,13 +1,10 @@
 //! Layer 3: the static evaluation (weights per threat class and line pattern over the
-//! board's incremental counts), move ordering ([`order`]), and the learned evaluation
-//! ([`net`], kept up to date move by move by [`accumulator`]).
+//! board's incremental counts), move ordering (`order`), and the learned evaluation
+//! (`net`, kept up to date move by move by `accumulator`), with their kernels. Users choose
+//! one with [`Evaluation`]; the rest is internal.
 
-pub mod accumulator;
 pub mod choice;
-pub mod net;
-pub mod order;
-pub mod term;
-pub mod window;
+internal!(accumulator, net, order, term, window);
 
 pub use choice::Evaluation;
 pub use order::{move_score, OrderWeights};

@@ -664,6 +664,7 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 
 /// Writes a net file from float weights in the file's order (for tests and tools; the
 /// trainer writes the same format): version 2 if there are [`WEIGHTS_V2`] of them.
+#[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     let v2 = weights.len() == WEIGHTS_V2;
     let mut b = if v2 { MAGIC_V2 } else { MAGIC }.to_vec();
@@ -681,8 +682,10 @@ pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
 }
 
 /// Weights of a version-1 file.
+#[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
 /// Weights of a version-2 file.
+#[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS_V2: usize = (FILE_BYTES_V2 - 28) / 4;
 
 /// A version-1 net file of random weights in [-0.5, 0.5) (for tests).

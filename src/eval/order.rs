@@ -108,7 +108,7 @@ impl Default for OrderWeights {
 }
 
 /// Scores `p` as a move for `side` with the ordering weights of the board's rule (see
-/// [`move_score_scalar`]).
+/// `move_score_scalar`).
 #[inline]
 pub fn move_score(board: &Board, p: Pos, side: Color) -> i32 {
     move_score_scalar(board, p, side, OrderWeights::for_rule(board.rule()))

@@ -83,11 +83,6 @@ impl MoveList {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// Keeps the first `n` moves.
-    #[inline(always)]
-    pub fn truncate(&mut self, n: usize) {
-        self.len = self.len.min(n);
-    }
     /// Empties the list.
     #[inline(always)]
     pub fn clear(&mut self) {
@@ -129,18 +124,6 @@ impl MoveList {
         op(words);
         for (m, &w) in moves.iter_mut().zip(words.iter()) {
             *m = from_sort_word(w);
-        }
-    }
-    /// Keeps the first `n` moves of the [`MoveList::sort`] order, in no particular order:
-    /// the same set as a sort followed by a truncate, without sorting.
-    pub fn keep_top(&mut self, n: usize) {
-        if n == 0 {
-            self.len = 0;
-        } else if n < self.len {
-            self.sorted(|w| {
-                w.select_nth_unstable(n - 1);
-            });
-            self.len = n;
         }
     }
     /// Readies [`MoveList::pick`]: the moves as sort words.
@@ -281,8 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn picks_and_partial_sorts_match_a_full_sort() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    fn picks_match_a_full_sort() {
         for round in 0..500 {
             let n = round % 70;
             let full = {
@@ -291,18 +273,11 @@ mod tests {
                 l.as_slice().to_vec()
             };
             let fresh = || random_list(&mut Xoshiro256PlusPlus::seed_from_u64(round as u64), n);
-            let k = (rng.next_u64() % 80) as usize;
             // pick: one move at a time, in the sort order.
             let mut l = fresh();
             l.start_picks();
             let picked: Vec<ScoredMove> = (0..n).map(|i| l.pick(i)).collect();
             assert_eq!(picked, full, "picks of {n}");
-            // keep_top: the same set as sort + truncate.
-            let m = k.min(n);
-            let mut l = fresh();
-            l.keep_top(k);
-            l.sort();
-            assert_eq!(l.as_slice(), &full[..m], "top {k} of {n}");
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::pattern::Pattern;
 use crate::threat::Threat;
 use crate::types::{Color, Dir, Pos, Rule};
 
-pub use list::{MoveList, ScoredMove, MAX_MOVES};
+pub use list::{MoveList, ScoredMove};
 
 /// Which moves to generate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -17,10 +17,6 @@ pub enum GenKind {
     Candidates,
     /// Points where the side to move makes a five.
     Fives,
-    /// Points where the side to move makes a four or better.
-    Fours,
-    /// Points where the side to move makes an open three or better (fours included).
-    Threes,
 }
 
 /// Generates moves of `kind` for the side to move into `list` (cleared first), centre-out.
@@ -51,8 +47,6 @@ pub fn generate(board: &mut Board, kind: GenKind, list: &mut MoveList) {
         let wanted = match kind {
             GenKind::Candidates => board.is_near(p),
             GenKind::Fives => t == Threat::Five,
-            GenKind::Fours => t >= Threat::Block4,
-            GenKind::Threes => t >= Threat::Flex3 || board.open_threes(p, side) > 0,
         };
         if wanted && !(check_forbid && board.is_forbidden(p)) {
             list.push(p);

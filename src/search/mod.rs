@@ -8,9 +8,7 @@ pub mod params;
 mod picker;
 mod root;
 pub mod solver;
-pub mod threads;
-pub mod timeman;
-pub mod tt;
+internal!(threads, timeman, tt);
 
 use crate::board::Board;
 use crate::eval::evaluate;

@@ -141,7 +141,7 @@ parameters! {
     /// 1 s a move: 49.0% over 680 games where none scored 38.1% (80 games).
     ROOT_VERIFY_NODES, root_verify_nodes, "verify": u64 = 300_000;
     /// Engine score units per unit of the learned evaluation's value logit (the trainer's
-    /// score scale, [`crate::eval::net::SCORE_PER_LOGIT`]), which the margins above were
+    /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were
     /// tuned against. Self-play at 10,000 nodes a move on the balanced openings against
     /// 400: 1450 (the classical evaluation's scale) 155-232-13, -68 Elo [-101, -36];
     /// 650 126-170-8 after 304 games (stopped, LLR -1.97); 250 203-180-17, +20 [-10, +50];

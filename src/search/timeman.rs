@@ -38,6 +38,7 @@ impl TimeControl {
     /// The hard limit for the next move in ms: the turn budget and a share of the match
     /// budget, each less its margin. `stones` is the number of stones on the board and
     /// `cells` the board's area (to guess how many moves remain).
+    #[cfg(test)]
     pub fn hard_ms(&self, stones: usize, cells: usize) -> i64 {
         self.hard_and_binding(stones, cells).0
     }
@@ -81,7 +82,7 @@ impl TimeControl {
         Some((avail * 3 / to_go).min(avail / 5).max(FLOOR_MS))
     }
 
-    /// Search limits for the next move: the hard limit from [`TimeControl::hard_ms`] and a
+    /// Search limits for the next move: the hard limit (`hard_and_binding`) and a
     /// soft limit (no new iteration after it). When the turn limit binds, the move may use
     /// most of it: the soft limit is 80% of the hard one (an iteration the hard limit cuts
     /// short still counts if it found a better root move). Self-play, 40 games: soft 80%
