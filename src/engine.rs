@@ -9,8 +9,8 @@ mod memory;
 use crate::board::Board;
 use crate::db::{Db, GameEnd};
 use crate::movegen::{generate, GenKind, MoveList};
-use crate::search::tt::Tt;
-use crate::search::{Info, Limits, Outcome, RootScores, Shared};
+use crate::search::tt::{Tt, MATE_BOUND};
+use crate::search::{Info, Limits, Outcome, RootScores, Shared, WIN};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -581,6 +581,10 @@ impl Engine {
                 .eval
                 .network(self.board.size(), self.board.rule()),
             root_penalties: &advice.penalties,
+            root_win: advice
+                .win
+                .map(|(p, plies)| (p, WIN - (plies as i32).clamp(1, WIN - MATE_BOUND))),
+            root_first: advice.first,
         };
         let out =
             crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info);

@@ -40,11 +40,18 @@ pub enum GameEnd {
     Draw,
 }
 
-/// The database's advice for a root: penalties of root moves (in the board's orientation).
+/// The database's advice for a root, in the board's orientation: penalties of root moves,
+/// and the move it knows best.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Advice {
     /// Moves with a penalty in centi-stones (only moves with one).
     pub penalties: Vec<(Pos, i32)>,
+    /// The root's proven win: its move and the plies to the five (never a move with a
+    /// proven-loss penalty: a contradiction in the file is not trusted).
+    pub win: Option<(Pos, u16)>,
+    /// The move to search first: the proven win's, else that of the deepest search stored
+    /// unless that move has a penalty.
+    pub first: Option<Pos>,
 }
 
 /// What is known about a position, in its own orientation (for the prompt's `db`).
@@ -202,6 +209,25 @@ impl Probe {
                 known.children.push((p, Proven { best, ..pr }));
             }
         }
+        let advice = &mut known.advice;
+        let penalty = |m: Pos| {
+            advice
+                .penalties
+                .iter()
+                .find(|&&(p, _)| p == m)
+                .map_or(0, |&(_, pen)| pen)
+        };
+        advice.win = known
+            .proven
+            .filter(|pr| pr.win && self.moves.contains(&pr.best))
+            .filter(|pr| penalty(pr.best) < PROVEN_LOSS_PENALTY)
+            .map(|pr| (pr.best, pr.distance));
+        // A deep search's move that games have since punished is no hint.
+        let deep = known
+            .deep
+            .map(|d| d.best)
+            .filter(|&m| self.moves.contains(&m) && penalty(m) == 0);
+        advice.first = advice.win.map(|w| w.0).or(deep);
         known
     }
 }

@@ -163,6 +163,13 @@ pub struct Shared<'a> {
     /// scores lose unless the search proves them won or lost (the position database's
     /// advice; empty without one, and then the search is exactly as without the field).
     pub root_penalties: &'a [(Pos, i32)],
+    /// A root move the position database holds a proven win with, and that win's score:
+    /// searched first, and unless the search proves it lost, scored as the win (so played
+    /// where the search alone would not find the win in time). None without a database.
+    pub root_win: Option<(Pos, i32)>,
+    /// The move of the database's deepest search of the root, searched first at the first
+    /// iteration (the table's move does this within a process; the database across them).
+    pub root_first: Option<Pos>,
 }
 
 impl Shared<'_> {

@@ -27,6 +27,12 @@ impl Searcher<'_> {
         if roots.is_empty() {
             return out;
         }
+        // The database's move first (an ordering hint: no move is added or removed).
+        if let Some(first) = self.shared.root_win.map(|w| w.0).or(self.shared.root_first) {
+            if let Some(i) = roots.iter().position(|r| r.0 == first) {
+                roots[..=i].rotate_right(1);
+            }
+        }
         out.best = roots[0].0;
         // A forced root (one legal reply, or an immediate five) needs no search.
         let side = self.board.to_move();
@@ -414,7 +420,7 @@ impl Searcher<'_> {
                     s
                 }
             };
-            let score = penalised(score, pen);
+            let score = self.stored_win(p, penalised(score, pen));
             self.undo_move();
             if self.aborted {
                 break;
@@ -449,6 +455,16 @@ impl Searcher<'_> {
             return 0;
         }
         list.iter().find(|m| m.0 == p).map_or(0, |m| m.1)
+    }
+
+    /// Root move `p`'s score: the database's proven win with `p`
+    /// ([`Shared::root_win`]) unless the search decided `p` itself (a fresh proof of a win
+    /// keeps its own distance; a fresh proof of a loss always wins over the database).
+    fn stored_win(&self, p: Pos, score: i32) -> i32 {
+        match self.shared.root_win {
+            Some((w, win)) if w == p && score.abs() < MATE_BOUND => win,
+            _ => score,
+        }
     }
 
     /// Follows the table from the root's best move.

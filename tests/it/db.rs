@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use wuzi::db::key::{decode_key, Sym};
 use wuzi::db::{Canon, Db, DbError, GameEnd};
 use wuzi::search::tt::MATE_BOUND;
+use wuzi::search::WIN;
 use wuzi::{Color, Engine, Level, Limits, Pos, Rule};
 
 /// A fresh folder under the system's temp dir for one test.
@@ -204,6 +205,55 @@ fn a_fresh_proof_of_a_loss_wins_over_the_database() {
         "a penalised stop is not a proven loss"
     );
     assert!(e.take_db_notes().is_empty());
+}
+
+#[test]
+fn a_proven_win_in_the_database_is_played_unless_a_fresh_search_refutes_it() {
+    let dir = temp_dir("wins");
+    let db = Db::open(&dir.join("wins.db")).expect("a new database");
+    let line = |black: &[&str], white: &[&str], best: &str, distance: u16| {
+        format!(
+            "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"white\",\"black\":{black:?},\"white\":{white:?},\"proven\":{{\"win\":true,\"distance\":{distance},\"best\":\"{best}\"}}}}\n"
+        )
+    };
+    // A quiet position, where a 4-ply search sees no win: the stored one is played, with
+    // its score.
+    let quiet = line(&["7,7", "9,8"], &["8,7"], "6,6", 21);
+    // Black has a four (white blocks its left end): the stored "win" elsewhere loses to the
+    // five at once, which the search proves, so white blocks.
+    let four = line(
+        &["5,7", "6,7", "7,7", "8,7"],
+        &["4,7", "0,0", "14,14"],
+        "3,3",
+        9,
+    );
+    assert_eq!(db.import(&(quiet + &four)).expect("imported"), 2);
+    let xy = |s: &str| wuzi::notation::parse_xy(s).unwrap();
+
+    let mut e = engine_with(&db, 15, Rule::Freestyle);
+    e.set_position(&[xy("7,7"), xy("8,7"), xy("9,8")]).unwrap();
+    let advice = e.db_known().expect("known").advice;
+    assert_eq!(advice.win, Some((xy("6,6"), 21)), "{advice:?}");
+    assert_eq!(advice.first, Some(xy("6,6")));
+    let out = e.think(Level::Depth(4), &Limits::default(), &mut |_| {});
+    assert_eq!((out.best, out.score), (xy("6,6"), WIN - 21));
+    // Without the database the same search finds no win.
+    let mut plain = Engine::new(15, Rule::Freestyle).unwrap();
+    plain
+        .set_position(&[xy("7,7"), xy("8,7"), xy("9,8")])
+        .unwrap();
+    let out = plain.think(Level::Depth(4), &Limits::default(), &mut |_| {});
+    assert!(out.score < MATE_BOUND, "{}", out.score);
+
+    let mut e = engine_with(&db, 15, Rule::Freestyle);
+    let moves = ["5,7", "4,7", "6,7", "0,0", "7,7", "14,14", "8,7"];
+    e.set_position(&moves.map(xy)).unwrap();
+    assert_eq!(
+        e.db_known().expect("known").advice.win,
+        Some((xy("3,3"), 9))
+    );
+    let out = e.think(Level::Depth(4), &Limits::default(), &mut |_| {});
+    assert_eq!(out.best, xy("9,7"), "the four is blocked");
 }
 
 #[test]
