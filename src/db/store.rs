@@ -76,6 +76,20 @@ impl Store {
         DbError::from_redb(&self.path, e.into())
     }
 
+    /// Runs `access` (one open of the file and what is done with it), turning a panic into
+    /// a [`DbError::Corrupt`]: redb 2.6 asserts instead of reporting on some damage inside
+    /// a file (a flipped bit in a tree page), and the engine must play on without the file.
+    /// The release profile unwinds on panic for this (`Cargo.toml`). A transaction that
+    /// panics is dropped unfinished, so the file keeps its last committed state.
+    fn guarded<T>(&self, access: impl FnOnce() -> Result<T, DbError>) -> Result<T, DbError> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(access)).unwrap_or_else(|_| {
+            Err(DbError::Corrupt {
+                path: self.path.display().to_string(),
+                reason: "damaged inside: redb stopped on it".into(),
+            })
+        })
+    }
+
     /// Opens the file, waiting up to [`LOCK_WAIT`] for another process to close it.
     fn database(&self) -> Result<Database, DbError> {
         check_length(&self.path)?;
@@ -96,6 +110,10 @@ impl Store {
 
     /// Reads the records of `keys` (`None` for a position not stored) in one transaction.
     pub fn get(&self, keys: &[&[u8]]) -> Result<Vec<Option<Record>>, DbError> {
+        self.guarded(|| self.get_unguarded(keys))
+    }
+
+    fn get_unguarded(&self, keys: &[&[u8]]) -> Result<Vec<Option<Record>>, DbError> {
         let db = self.database()?;
         let tx = db.begin_read().map_err(|e| self.err(e))?;
         let table = match tx.open_table(POSITIONS) {
@@ -122,6 +140,13 @@ impl Store {
     /// Runs `f` in one write transaction and commits it (durably) if `f` succeeds: all of
     /// its changes land, or none.
     pub fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Writer) -> Result<T, DbError>,
+    ) -> Result<T, DbError> {
+        self.guarded(|| self.write_unguarded(f))
+    }
+
+    fn write_unguarded<T>(
         &self,
         f: impl FnOnce(&mut Writer) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
@@ -171,6 +196,10 @@ impl Store {
     }
 
     fn counter(&self, name: &str) -> Result<u64, DbError> {
+        self.guarded(|| self.counter_unguarded(name))
+    }
+
+    fn counter_unguarded(&self, name: &str) -> Result<u64, DbError> {
         let db = self.database()?;
         let tx = db.begin_read().map_err(|e| self.err(e))?;
         match tx.open_table(META) {
@@ -184,7 +213,11 @@ impl Store {
     }
 
     /// Calls `f` with every position's key and record, in key order.
-    pub fn for_each(&self, mut f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
+    pub fn for_each(&self, f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
+        self.guarded(|| self.for_each_unguarded(f))
+    }
+
+    fn for_each_unguarded(&self, mut f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
         let db = self.database()?;
         let tx = db.begin_read().map_err(|e| self.err(e))?;
         let table = match tx.open_table(POSITIONS) {
@@ -201,6 +234,10 @@ impl Store {
 
     /// Positions stored (without reading them).
     pub fn len(&self) -> Result<u64, DbError> {
+        self.guarded(|| self.len_unguarded())
+    }
+
+    fn len_unguarded(&self) -> Result<u64, DbError> {
         let db = self.database()?;
         let tx = db.begin_read().map_err(|e| self.err(e))?;
         match tx.open_table(POSITIONS) {

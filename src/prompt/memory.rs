@@ -94,6 +94,9 @@ fn known_text(k: &Known, size: usize) -> String {
     for (p, pen) in &k.advice.penalties {
         lines.push(format!("penalty {}: {pen}", h8(*p)));
     }
+    if let Some(p) = k.advice.first {
+        lines.push(format!("searched first: {}", h8(p)));
+    }
     if lines.is_empty() {
         "Nothing is known about this position.".into()
     } else {
