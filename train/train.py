@@ -40,12 +40,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="a version-3 net: the window table feeds the policy alone")
     ap.add_argument("--no-windows", action="store_true",
                     help="train a version-1 net (no window table) even from data with window rows")
+    ap.add_argument("--hidden", type=int, default=d.hidden,
+                    help="units of the value's hidden layer (wuzi reads 1 to 256)")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
         policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, windows=not a.no_windows,
-        window_lr_mult=a.window_lr_mult, policy_windows=a.policy_windows,
+        window_lr_mult=a.window_lr_mult, policy_windows=a.policy_windows, hidden=a.hidden,
     )
     t0 = time.perf_counter()
     try:

@@ -8,8 +8,8 @@
 //! exact contents of the line window ([`super::window`]). A cell's vector is the sum of its
 //! four (or eight), clipped to `[0, 1]`. A version-3 net has version 2's tables, but its
 //! windows feed the policy alone: the value reads the cells' key vectors. The board
-//! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of [`HIDDEN`]
-//! clipped units to one logit: the side to move's winning chances. A cell's vector dotted with
+//! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
+//! ([`HIDDEN`] in the nets built in; a file says how many) to one logit: the side to move's winning chances. A cell's vector dotted with
 //! one weight vector is its policy logit: how likely the move is best.
 //!
 //! Quantised at load: the key vectors as `i16` in units of 1/[`QUANT`], so a clipped cell
@@ -36,8 +36,11 @@ pub const PATTERNS: usize = 12;
 pub const KEYS: usize = PATTERNS * PATTERNS;
 /// Lanes of a cell's vector.
 pub const FEATURES: usize = 32;
-/// Units of the value's hidden layer.
+/// Units of the value's hidden layer in the nets built in (and the trainer's default); a
+/// file may have from 1 to [`MAX_HIDDEN`].
 pub const HIDDEN: usize = 16;
+/// The most hidden units a net file may have.
+pub const MAX_HIDDEN: usize = 256;
 /// The board sum of the cell vectors is divided by this before the value layers (a fixed
 /// divisor, as in training; a mean would make a stone's worth depend on the empty cells).
 pub const VALUE_DIVISOR: f32 = 32.0;
@@ -55,7 +58,7 @@ pub enum NetError {
     #[error("not a wuzi net file (it does not start with WUZINET1, WUZINET2 or WUZINET3)")]
     Magic,
     /// Its shape is not this version's.
-    #[error("the net has {keys} keys, {features} features, {hidden} hidden units and {windows} window rows; this wuzi reads {KEYS}, {FEATURES}, {HIDDEN} and {} (or none)", window::ROWS)]
+    #[error("the net has {keys} keys, {features} features, {hidden} hidden units and {windows} window rows; this wuzi reads {KEYS}, {FEATURES}, 1 to {MAX_HIDDEN} and {} (or none)", window::ROWS)]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -98,10 +101,11 @@ pub struct Network {
     windows: Vec<[i16; FEATURES]>,
     /// Version 3: the windows feed the policy alone.
     policy_windows: bool,
-    /// The hidden layer's weights, input-major: `hidden_w[i][j]` from lane `i` to unit `j`.
-    hidden_w: [[f32; HIDDEN]; FEATURES],
-    hidden_b: [f32; HIDDEN],
-    out_w: [f32; HIDDEN],
+    /// The hidden layer's weights, input-major: `hidden_w[i * h + j]` from lane `i` to unit
+    /// `j`, for `h` units (`hidden_b.len()`).
+    hidden_w: Vec<f32>,
+    hidden_b: Vec<f32>,
+    out_w: Vec<f32>,
     out_b: f32,
     /// Policy weights in units of 1/[`QUANT`].
     policy_w: [i16; FEATURES],
@@ -110,12 +114,20 @@ pub struct Network {
     hash: u64,
 }
 
-/// Bytes of a version-1 file: magic, three shape words, the weights, the trailer.
-pub const FILE_BYTES: usize =
-    8 + 12 + 4 * (KEYS * FEATURES + HIDDEN * FEATURES + HIDDEN + HIDDEN + 1 + FEATURES + 1) + 4;
-/// Bytes of a version-2 file: magic, four shape words, the weights (the window table after
-/// the key table), the trailer.
-pub const FILE_BYTES_V2: usize = FILE_BYTES + 4 + 4 * window::ROWS * FEATURES;
+/// Bytes of a file with `hidden` units: magic, three shape words (four with windows), the
+/// weights (the window table after the key table), the trailer.
+pub const fn file_bytes(windows: bool, hidden: usize) -> usize {
+    let v1 = 8 + 12 + 4 * (KEYS * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4;
+    if windows {
+        v1 + 4 + 4 * window::ROWS * FEATURES
+    } else {
+        v1
+    }
+}
+/// Bytes of a version-1 file of [`HIDDEN`] units.
+pub const FILE_BYTES: usize = file_bytes(false, HIDDEN);
+/// Bytes of a version-2 file of [`HIDDEN`] units.
+pub const FILE_BYTES_V2: usize = file_bytes(true, HIDDEN);
 
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
@@ -125,11 +137,7 @@ impl Network {
         if !v2 && !bytes.starts_with(&MAGIC) {
             return Err(NetError::Magic);
         }
-        let (file_bytes, start) = if v2 {
-            (FILE_BYTES_V2, 24)
-        } else {
-            (FILE_BYTES, 20)
-        };
+        let start = if v2 { 24 } else { 20 };
         let word = |at: usize| {
             bytes
                 .get(at..at + 4)
@@ -140,12 +148,13 @@ impl Network {
             (word(8), word(12), word(16), windows)
         else {
             return Err(NetError::Length {
-                expected: file_bytes,
+                expected: file_bytes(v2, HIDDEN),
                 got: bytes.len(),
             });
         };
         let rows = if v2 { window::ROWS as u32 } else { 0 };
-        if (keys, features, hidden, windows) != (KEYS as u32, FEATURES as u32, HIDDEN as u32, rows)
+        if (keys, features, windows) != (KEYS as u32, FEATURES as u32, rows)
+            || !(1..=MAX_HIDDEN as u32).contains(&hidden)
         {
             return Err(NetError::Shape {
                 keys,
@@ -154,6 +163,8 @@ impl Network {
                 windows,
             });
         }
+        let h = hidden as usize;
+        let file_bytes = file_bytes(v2, h);
         if bytes.len() != file_bytes {
             return Err(NetError::Length {
                 expected: file_bytes,
@@ -209,17 +220,16 @@ impl Network {
                 row.copy_from_slice(&w[k * FEATURES..(k + 1) * FEATURES]);
             }
         }
-        let (_, w1) = take(HIDDEN * FEATURES);
-        let mut hidden_w = [[0f32; HIDDEN]; FEATURES];
-        for j in 0..HIDDEN {
+        // The file is unit-major (the trainer's layout); the inference reads input-major.
+        let (_, w1) = take(h * FEATURES);
+        let mut hidden_w = vec![0f32; FEATURES * h];
+        for j in 0..h {
             for i in 0..FEATURES {
-                hidden_w[i][j] = w1[j * FEATURES + i];
+                hidden_w[i * h + j] = w1[j * FEATURES + i];
             }
         }
-        let mut hidden_b = [0f32; HIDDEN];
-        hidden_b.copy_from_slice(take(HIDDEN).1);
-        let mut out_w = [0f32; HIDDEN];
-        out_w.copy_from_slice(take(HIDDEN).1);
+        let hidden_b = take(h).1.to_vec();
+        let out_w = take(h).1.to_vec();
         let out_b = take(1).1[0];
         let (base, pw) = take(FEATURES);
         let mut policy_w = [0i16; FEATURES];
@@ -388,11 +398,24 @@ impl Network {
     /// The value logit of a board sum (positive: the side to move is ahead; the winning
     /// chance is its logistic).
     pub fn value_logit(&self, sum: &[i32; FEATURES]) -> f32 {
+        let units = self.hidden_b.len();
+        if units == HIDDEN {
+            // The built-in width as a fixed length: the loops unroll (the bench's
+            // instructions at depth 10: 5.254e9 through the general path, 5.198e9 so).
+            self.layers(&mut [0f32; HIDDEN], sum)
+        } else {
+            self.layers(&mut [0f32; MAX_HIDDEN][..units], sum)
+        }
+    }
+
+    /// The value layers over the hidden units `h` (as many as the net has), in a fixed order.
+    #[inline(always)]
+    fn layers(&self, h: &mut [f32], sum: &[i32; FEATURES]) -> f32 {
         let scale = 1.0 / (QUANT as f32 * VALUE_DIVISOR);
-        let mut h = self.hidden_b;
-        for (i, &s) in sum.iter().enumerate() {
+        h.copy_from_slice(&self.hidden_b);
+        for (&s, row) in sum.iter().zip(self.hidden_w.chunks_exact(h.len())) {
             let x = s as f32 * scale;
-            for (hj, &w) in h.iter_mut().zip(&self.hidden_w[i]) {
+            for (hj, &w) in h.iter_mut().zip(row) {
                 *hj += w * x;
             }
         }
@@ -759,6 +782,77 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("1000"));
+    }
+
+    /// A version-1 file's floats with `h` hidden units: those of `base` (16 units), and
+    /// `h - 16` more whose output weight is zero.
+    fn widened(base: &[u8], h: usize) -> Vec<u8> {
+        let floats: Vec<f32> = base[20..base.len() - 4]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let (e, rest) = floats.split_at(KEYS * FEATURES);
+        let (w1, rest) = rest.split_at(HIDDEN * FEATURES);
+        let (b1, rest) = rest.split_at(HIDDEN);
+        let (w2, rest) = rest.split_at(HIDDEN);
+        let extra = h - HIDDEN;
+        let mut out = Vec::from(e);
+        out.extend(w1);
+        out.extend((0..extra * FEATURES).map(|k| (k % 7) as f32 * 0.1 - 0.3));
+        out.extend(b1);
+        out.extend((0..extra).map(|k| (k % 3) as f32 * 0.2));
+        out.extend(w2);
+        out.extend(std::iter::repeat_n(0.0, extra));
+        out.extend(rest);
+        let mut b = MAGIC.to_vec();
+        for w in [KEYS, FEATURES, h] {
+            b.extend_from_slice(&(w as u32).to_le_bytes());
+        }
+        for w in out {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&TRAILER.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn a_file_says_how_many_hidden_units_its_value_has() {
+        let base = random_net(3);
+        let wide = widened(&base, 48);
+        assert_eq!(wide.len(), file_bytes(false, 48));
+        let (a, b) = (
+            Network::from_bytes(&base).unwrap(),
+            Network::from_bytes(&wide).expect("48 hidden units"),
+        );
+        // The extra units add nothing: the same value, bit for bit, on random boards.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..20 {
+            let mut board = Board::new(15, crate::types::Rule::Freestyle);
+            for _ in 0..(rng.next_u32() % 30) {
+                let p = Pos::new(rng.next_u32() as usize % 15, rng.next_u32() as usize % 15);
+                if board.is_empty(p) {
+                    board.make(p);
+                }
+            }
+            assert_eq!(a.evaluate(&board).to_bits(), b.evaluate(&board).to_bits());
+        }
+        for h in [0u32, MAX_HIDDEN as u32 + 1] {
+            let mut wrong = wide.clone();
+            wrong[16..20].copy_from_slice(&h.to_le_bytes());
+            assert!(matches!(
+                Network::from_bytes(&wrong),
+                Err(NetError::Shape { .. })
+            ));
+        }
+        let mut wrong = base.clone();
+        wrong[16..20].copy_from_slice(&48u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&wrong).unwrap_err(),
+            NetError::Length {
+                expected: file_bytes(false, 48),
+                got: FILE_BYTES
+            }
+        );
     }
 
     #[test]

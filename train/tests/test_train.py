@@ -81,10 +81,13 @@ def test_a_version_2_net_trains_from_window_rows(tmp_path, capsys):
     params = netfile.read_net(out)
     assert params["windows"].shape == (features.WINDOW_ROWS, 32)
     assert np.array_equal(params["windows"] * 64, np.round(params["windows"] * 64))
-    # --no-windows trains a version-1 net from the same data.
+    # --no-windows trains a version-1 net from the same data; --hidden sets the value's width.
     v1 = tmp_path / "v1.wznet"
-    assert train_cli.main(args[:3] + [str(v1)] + args[4:] + ["--no-windows"]) == 0
-    assert "windows" not in netfile.read_net(v1)
+    assert train_cli.main(args[:3] + [str(v1)] + args[4:] + ["--no-windows", "--hidden", "24"]) == 0
+    p1 = netfile.read_net(v1)
+    assert "windows" not in p1
+    assert p1["value1.weight"].shape == (24, 32) and p1["value2.weight"].shape == (24,)
+    assert json.loads(v1.with_suffix(".json").read_text())["net"]["H"] == 24
     # The two versions of feature files are not mixed.
     features.write_features(tmp_path / "v1.wzf", 9, k, b, s, r)
     assert train_cli.main(args) == 2

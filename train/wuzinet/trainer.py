@@ -39,6 +39,8 @@ class Config:
     window_lr_mult: float = 1.0
     # Version 3: the windows feed the policy alone (the value reads the keys' vectors).
     policy_windows: bool = False
+    # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
+    hidden: int = model.HIDDEN
 
 
 @dataclass
@@ -93,7 +95,8 @@ def uses_windows(data: Data, cfg: Config) -> bool:
 
 
 def new_net(data: Data, cfg: Config) -> model.WuziNet:
-    return model.WuziNet(windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0,
+    return model.WuziNet(hidden=cfg.hidden,
+                         windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0,
                          policy_windows=cfg.policy_windows)
 
 
@@ -271,7 +274,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             "held_out_positions": int(len(held_idx)),
         },
         "config": cfg.__dict__.copy(),
-        "net": {"K": features.KEYS, "F": model.FEATURES, "H": model.HIDDEN,
+        "net": {"K": features.KEYS, "F": model.FEATURES, "H": cfg.hidden,
                 "W": features.WINDOW_ROWS if net.windows is not None else 0,
                 "policy_windows": net.policy_windows,
                 "value_divisor": model.VALUE_DIVISOR},
