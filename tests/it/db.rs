@@ -99,6 +99,14 @@ fn a_symmetric_position_makes_mirror_moves_one_move() {
     }
 }
 
+/// The moves of the game the engine lost in `db_process`.
+fn lost_moves() -> Vec<Pos> {
+    super::db_process::LOST
+        .split(' ')
+        .map(|t| wuzi::notation::parse_xy(t).unwrap())
+        .collect()
+}
+
 fn engine_with(db: &Db, size: usize, rule: Rule) -> Engine {
     let mut e = Engine::new(size, rule).expect("a supported size");
     e.set_db(Some(db.clone()));
@@ -260,10 +268,7 @@ fn a_proven_win_in_the_database_is_played_unless_a_fresh_search_refutes_it() {
 fn export_and_import_carry_every_record() {
     let dir = temp_dir("export");
     let a = Db::open(&dir.join("a.db")).unwrap();
-    let moves: Vec<Pos> = super::db_process::LOST
-        .split(' ')
-        .map(|t| wuzi::notation::parse_xy(t).unwrap())
-        .collect();
+    let moves = lost_moves();
     a.learn_game(
         15,
         Rule::Freestyle,
@@ -320,10 +325,7 @@ fn a_damaged_file_is_an_error_not_a_crash() {
     // A real database cut in half.
     let path = dir.join("cut.db");
     let db = Db::open(&path).unwrap();
-    let moves: Vec<Pos> = super::db_process::LOST
-        .split(' ')
-        .map(|t| wuzi::notation::parse_xy(t).unwrap())
-        .collect();
+    let moves = lost_moves();
     db.learn_game(
         15,
         Rule::Freestyle,
@@ -382,16 +384,13 @@ fn the_same_game_learned_twice_at_once_counts_once() {
 }
 
 /// redb 2.6 asserts on some damage inside a file instead of reporting it; the database turns
-/// that into an error, and an engine with such a file plays on without it.
+/// that into an error (on which an engine drops the file and plays on, as for any damage).
 #[test]
 fn a_file_damaged_inside_is_an_error_not_a_crash() {
     let dir = temp_dir("flip");
     let path = dir.join("f.db");
     let db = Db::open(&path).unwrap();
-    let moves: Vec<Pos> = super::db_process::LOST
-        .split(' ')
-        .map(|t| wuzi::notation::parse_xy(t).unwrap())
-        .collect();
+    let moves = lost_moves();
     let end = GameEnd::Won(Color::Black);
     db.learn_game(15, Rule::Freestyle, &moves, end, 1, &[])
         .unwrap();
