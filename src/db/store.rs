@@ -76,13 +76,14 @@ impl Store {
         DbError::from_redb(&self.path, e.into())
     }
 
-    /// Runs `access` (one open of the file and what is done with it), turning a panic into
-    /// a [`DbError::Corrupt`]: redb 2.6 asserts instead of reporting on some damage inside
-    /// a file (a flipped bit in a tree page), and the engine must play on without the file.
-    /// The release profile unwinds on panic for this (`Cargo.toml`). A transaction that
-    /// panics is dropped unfinished, so the file keeps its last committed state.
-    fn guarded<T>(&self, access: impl FnOnce() -> Result<T, DbError>) -> Result<T, DbError> {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(access)).unwrap_or_else(|_| {
+    /// One access: opens the file ([`Store::database`]) and runs `f` on it, turning a panic
+    /// into a [`DbError::Corrupt`]: redb 2.6 asserts instead of reporting on some damage
+    /// inside a file (a flipped bit in a tree page), and the engine must play on without the
+    /// file. The release profile unwinds on panic for this (`Cargo.toml`). A transaction
+    /// that panics is dropped unfinished, so the file keeps its last committed state.
+    fn access<T>(&self, f: impl FnOnce(Database) -> Result<T, DbError>) -> Result<T, DbError> {
+        let run = || f(self.database()?);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
             Err(DbError::Corrupt {
                 path: self.path.display().to_string(),
                 reason: "damaged inside: redb stopped on it".into(),
@@ -110,24 +111,21 @@ impl Store {
 
     /// Reads the records of `keys` (`None` for a position not stored) in one transaction.
     pub fn get(&self, keys: &[&[u8]]) -> Result<Vec<Option<Record>>, DbError> {
-        self.guarded(|| self.get_unguarded(keys))
-    }
-
-    fn get_unguarded(&self, keys: &[&[u8]]) -> Result<Vec<Option<Record>>, DbError> {
-        let db = self.database()?;
-        let tx = db.begin_read().map_err(|e| self.err(e))?;
-        let table = match tx.open_table(POSITIONS) {
-            Ok(t) => t,
-            // A file no write has set up yet (made by another program): nothing is known.
-            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(vec![None; keys.len()]),
-            Err(e) => return Err(self.err(e)),
-        };
-        keys.iter()
-            .map(|k| {
-                let v = table.get(*k).map_err(|e| self.err(e))?;
-                v.map(|v| self.decode(v.value())).transpose()
-            })
-            .collect()
+        self.access(|db| {
+            let tx = db.begin_read().map_err(|e| self.err(e))?;
+            let table = match tx.open_table(POSITIONS) {
+                Ok(t) => t,
+                // A file no write has set up yet (made by another program): nothing is known.
+                Err(redb::TableError::TableDoesNotExist(_)) => return Ok(vec![None; keys.len()]),
+                Err(e) => return Err(self.err(e)),
+            };
+            keys.iter()
+                .map(|k| {
+                    let v = table.get(*k).map_err(|e| self.err(e))?;
+                    v.map(|v| self.decode(v.value())).transpose()
+                })
+                .collect()
+        })
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Record, DbError> {
@@ -143,43 +141,37 @@ impl Store {
         &self,
         f: impl FnOnce(&mut Writer) -> Result<T, DbError>,
     ) -> Result<T, DbError> {
-        self.guarded(|| self.write_unguarded(f))
-    }
-
-    fn write_unguarded<T>(
-        &self,
-        f: impl FnOnce(&mut Writer) -> Result<T, DbError>,
-    ) -> Result<T, DbError> {
-        let db = self.database()?;
-        let tx = db.begin_write().map_err(|e| self.err(e))?;
-        let out = {
-            let mut meta = tx.open_table(META).map_err(|e| self.err(e))?;
-            let layout = meta
-                .get("format")
-                .map_err(|e| self.err(e))?
-                .map(|v| v.value());
-            match layout {
-                Some(v) if v > LAYOUT => {
-                    return Err(DbError::Version {
-                        path: self.path.display().to_string(),
-                        found: v,
-                    })
+        self.access(|db| {
+            let tx = db.begin_write().map_err(|e| self.err(e))?;
+            let out = {
+                let mut meta = tx.open_table(META).map_err(|e| self.err(e))?;
+                let layout = meta
+                    .get("format")
+                    .map_err(|e| self.err(e))?
+                    .map(|v| v.value());
+                match layout {
+                    Some(v) if v > LAYOUT => {
+                        return Err(DbError::Version {
+                            path: self.path.display().to_string(),
+                            found: v,
+                        })
+                    }
+                    Some(_) => {}
+                    None => {
+                        meta.insert("format", LAYOUT).map_err(|e| self.err(e))?;
+                    }
                 }
-                Some(_) => {}
-                None => {
-                    meta.insert("format", LAYOUT).map_err(|e| self.err(e))?;
-                }
-            }
-            let table = tx.open_table(POSITIONS).map_err(|e| self.err(e))?;
-            let mut w = Writer {
-                store: self,
-                table,
-                meta,
+                let table = tx.open_table(POSITIONS).map_err(|e| self.err(e))?;
+                let mut w = Writer {
+                    store: self,
+                    table,
+                    meta,
+                };
+                f(&mut w)?
             };
-            f(&mut w)?
-        };
-        tx.commit().map_err(|e| self.err(e))?;
-        Ok(out)
+            tx.commit().map_err(|e| self.err(e))?;
+            Ok(out)
+        })
     }
 
     /// Counts of the file.
@@ -196,55 +188,46 @@ impl Store {
     }
 
     fn counter(&self, name: &str) -> Result<u64, DbError> {
-        self.guarded(|| self.counter_unguarded(name))
-    }
-
-    fn counter_unguarded(&self, name: &str) -> Result<u64, DbError> {
-        let db = self.database()?;
-        let tx = db.begin_read().map_err(|e| self.err(e))?;
-        match tx.open_table(META) {
-            Ok(t) => Ok(t
-                .get(name)
-                .map_err(|e| self.err(e))?
-                .map_or(0, |v| v.value())),
-            Err(redb::TableError::TableDoesNotExist(_)) => Ok(0),
-            Err(e) => Err(self.err(e)),
-        }
+        self.access(|db| {
+            let tx = db.begin_read().map_err(|e| self.err(e))?;
+            match tx.open_table(META) {
+                Ok(t) => Ok(t
+                    .get(name)
+                    .map_err(|e| self.err(e))?
+                    .map_or(0, |v| v.value())),
+                Err(redb::TableError::TableDoesNotExist(_)) => Ok(0),
+                Err(e) => Err(self.err(e)),
+            }
+        })
     }
 
     /// Calls `f` with every position's key and record, in key order.
-    pub fn for_each(&self, f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
-        self.guarded(|| self.for_each_unguarded(f))
-    }
-
-    fn for_each_unguarded(&self, mut f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
-        let db = self.database()?;
-        let tx = db.begin_read().map_err(|e| self.err(e))?;
-        let table = match tx.open_table(POSITIONS) {
-            Ok(t) => t,
-            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
-            Err(e) => return Err(self.err(e)),
-        };
-        for entry in table.iter().map_err(|e| self.err(e))? {
-            let (k, v) = entry.map_err(|e| self.err(e))?;
-            f(k.value(), &self.decode(v.value())?);
-        }
-        Ok(())
+    pub fn for_each(&self, mut f: impl FnMut(&[u8], &Record)) -> Result<(), DbError> {
+        self.access(|db| {
+            let tx = db.begin_read().map_err(|e| self.err(e))?;
+            let table = match tx.open_table(POSITIONS) {
+                Ok(t) => t,
+                Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+                Err(e) => return Err(self.err(e)),
+            };
+            for entry in table.iter().map_err(|e| self.err(e))? {
+                let (k, v) = entry.map_err(|e| self.err(e))?;
+                f(k.value(), &self.decode(v.value())?);
+            }
+            Ok(())
+        })
     }
 
     /// Positions stored (without reading them).
     pub fn len(&self) -> Result<u64, DbError> {
-        self.guarded(|| self.len_unguarded())
-    }
-
-    fn len_unguarded(&self) -> Result<u64, DbError> {
-        let db = self.database()?;
-        let tx = db.begin_read().map_err(|e| self.err(e))?;
-        match tx.open_table(POSITIONS) {
-            Ok(t) => t.len().map_err(|e| self.err(e)),
-            Err(redb::TableError::TableDoesNotExist(_)) => Ok(0),
-            Err(e) => Err(self.err(e)),
-        }
+        self.access(|db| {
+            let tx = db.begin_read().map_err(|e| self.err(e))?;
+            match tx.open_table(POSITIONS) {
+                Ok(t) => t.len().map_err(|e| self.err(e)),
+                Err(redb::TableError::TableDoesNotExist(_)) => Ok(0),
+                Err(e) => Err(self.err(e)),
+            }
+        })
     }
 
     /// Does the file hold no position?
