@@ -164,11 +164,12 @@ pub struct Shared<'a> {
     /// advice; empty without one, and then the search is exactly as without the field).
     pub root_penalties: &'a [(Pos, i32)],
     /// A root move the position database holds a proven win with, and that win's score:
-    /// searched first, and unless the search proves it lost, scored as the win (so played
-    /// where the search alone would not find the win in time). None without a database.
+    /// unless the search decides the move itself, scored as the win (so played where the
+    /// search alone would not find the win in time). None without a database.
     pub root_win: Option<(Pos, i32)>,
-    /// The move of the database's deepest search of the root, searched first at the first
-    /// iteration (the table's move does this within a process; the database across them).
+    /// The root move to search first: the database's proven win, else the move of its
+    /// deepest search (the table's move does this within a process; the database across
+    /// them).
     pub root_first: Option<Pos>,
 }
 

@@ -28,7 +28,7 @@ impl Searcher<'_> {
             return out;
         }
         // The database's move first (an ordering hint: no move is added or removed).
-        if let Some(first) = self.shared.root_win.map(|w| w.0).or(self.shared.root_first) {
+        if let Some(first) = self.shared.root_first {
             if let Some(i) = roots.iter().position(|r| r.0 == first) {
                 roots[..=i].rotate_right(1);
             }
