@@ -7,10 +7,11 @@
 //! four directions. A version-2 net adds a second vector per direction, selected by the
 //! exact contents of the line window ([`super::window`]). A cell's vector is the sum of its
 //! four (or eight), clipped to `[0, 1]`. A version-3 net has version 2's tables, but its
-//! windows feed the policy alone: the value reads the cells' key vectors. The board
-//! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
-//! ([`HIDDEN`] in the nets built in; a file says how many) to one logit: the side to move's winning chances. A cell's vector dotted with
-//! one weight vector is its policy logit: how likely the move is best.
+//! windows feed the policy alone: the value reads the cells' key vectors. The board sum of
+//! the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
+//! ([`HIDDEN`] in the nets built in; a file says how many) to one logit: the side to move's
+//! winning chances. A cell's vector dotted with one weight vector is its policy logit: how
+//! likely the move is best.
 //!
 //! Quantised at load: the key vectors as `i16` in units of 1/[`QUANT`], so a clipped cell
 //! vector is an integer from 0 to [`QUANT`] per lane and the board sum is exact in `i32`;
@@ -124,9 +125,11 @@ pub const fn file_bytes(windows: bool, hidden: usize) -> usize {
         v1
     }
 }
-/// Bytes of a version-1 file of [`HIDDEN`] units.
+/// Bytes of a version-1 file of [`HIDDEN`] units (for tests and tools).
+#[cfg(any(test, feature = "internals"))]
 pub const FILE_BYTES: usize = file_bytes(false, HIDDEN);
-/// Bytes of a version-2 file of [`HIDDEN`] units.
+/// Bytes of a version-2 file of [`HIDDEN`] units (for tests and tools).
+#[cfg(any(test, feature = "internals"))]
 pub const FILE_BYTES_V2: usize = file_bytes(true, HIDDEN);
 
 impl Network {
@@ -689,9 +692,14 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 /// trainer writes the same format): version 2 if there are [`WEIGHTS_V2`] of them.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
-    let v2 = weights.len() == WEIGHTS_V2;
+    file_of_width(weights, HIDDEN, weights.len() == WEIGHTS_V2)
+}
+
+/// [`file_from_floats`] for `hidden` units, version 2 if `v2`.
+#[cfg(any(test, feature = "internals"))]
+pub fn file_of_width(weights: &[f32], hidden: usize, v2: bool) -> Vec<u8> {
     let mut b = if v2 { MAGIC_V2 } else { MAGIC }.to_vec();
-    for w in [KEYS, FEATURES, HIDDEN] {
+    for w in [KEYS, FEATURES, hidden] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
     }
     if v2 {

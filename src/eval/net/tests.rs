@@ -61,15 +61,7 @@ fn widened(base: &[u8], h: usize) -> Vec<u8> {
     out.extend(w2);
     out.extend(std::iter::repeat_n(0.0, extra));
     out.extend(rest);
-    let mut b = MAGIC.to_vec();
-    for w in [KEYS, FEATURES, h] {
-        b.extend_from_slice(&(w as u32).to_le_bytes());
-    }
-    for w in out {
-        b.extend_from_slice(&w.to_le_bytes());
-    }
-    b.extend_from_slice(&TRAILER.to_le_bytes());
-    b
+    file_of_width(&out, h, false)
 }
 
 #[test]
