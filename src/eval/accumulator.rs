@@ -140,6 +140,7 @@ impl Accumulator {
     }
 
     /// Debug builds: the state equals a recomputation from scratch.
+    #[cfg(any(debug_assertions, test, feature = "internals"))]
     pub fn assert_matches(&self, net: &Network, board: &Board) {
         let fresh = Accumulator::with_kernel(net, board, Kernel::Scalar);
         assert!(

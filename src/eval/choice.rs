@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// The built-in net's file (`nets/`, with its provenance in `nets/README.md`).
-pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-gen3.wznet");
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-h64.wznet");
 /// The rule the built-in net was trained on; other rules use the classical evaluation.
 pub const BUILTIN_RULE: Rule = Rule::Freestyle;
 /// The board size the built-in net was trained on: its value layer reads a board sum of
@@ -130,7 +130,7 @@ mod tests {
         let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
         let e = Evaluation::from_arg(readme).unwrap_err();
         assert!(e.to_string().contains("not a wuzi net file"), "{e}");
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-gen3.wznet");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-h64.wznet");
         let Evaluation::Net(net) = Evaluation::from_arg(path).unwrap() else {
             panic!("a net");
         };
