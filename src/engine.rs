@@ -204,9 +204,14 @@ impl Engine {
         })
     }
 
-    /// Starts a new game (the table is kept: positions do not change meaning).
+    /// Starts a new game. The table is emptied, so a game owes nothing to the games before
+    /// it: the same position and limits give the same move in every game, and what the
+    /// engine carries from game to game is the database's alone (a kept table let a fixed
+    /// opponent grow stronger at the openings it had seen, which hid what the database
+    /// taught in the learning matches of docs/strength.md).
     pub fn new_game(&mut self, size: usize, rule: Rule) -> Result<(), SizeError> {
         check_size(size)?;
+        self.clear_hash();
         self.board = Board::new(size, rule);
         self.status = GameStatus::Ongoing;
         self.earlier.clear();

@@ -37,6 +37,23 @@ fn one_thread_is_reproducible() {
     assert_eq!(run(), run());
 }
 
+/// A new game empties the table: the same position searched in a second game of the same
+/// engine takes the same nodes as in the first (a kept table would answer from the first
+/// game's entries), so a game can be replayed exactly and a fixed opponent stays fixed.
+#[test]
+fn a_new_game_owes_nothing_to_the_last() {
+    let moves = wuzi::notation::parse_move_list("7,7 8,7 7,10 6,9").unwrap();
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    let mut game = || {
+        e.new_game(15, Rule::Freestyle).unwrap();
+        e.set_position(&moves).unwrap();
+        let o = e.think(Level::Depth(5), &Limits::default(), &mut |_| {});
+        (o.best, o.nodes, o.score)
+    };
+    let first = game();
+    assert_eq!(first, game());
+}
+
 #[test]
 fn plays_an_immediate_five_and_blocks_one() {
     let mut e = Engine::new(15, Rule::Freestyle).unwrap();
