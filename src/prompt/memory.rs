@@ -92,7 +92,12 @@ fn known_text(k: &Known, size: usize) -> String {
         ));
     }
     for (p, pen) in &k.advice.penalties {
-        lines.push(format!("penalty {}: {pen}", h8(*p)));
+        let (what, size) = if *pen < 0 {
+            ("bonus", -pen)
+        } else {
+            ("penalty", *pen)
+        };
+        lines.push(format!("{what} {}: {size}", h8(*p)));
     }
     if let Some(p) = k.advice.first {
         lines.push(format!("searched first: {}", h8(p)));

@@ -160,8 +160,9 @@ pub struct Shared<'a> {
     /// Root moves the search leaves out (Yixin-Board's `YXBLOCK`, for analysis).
     pub excluded: &'a [Pos],
     /// Root moves to play less readily, with a penalty in centi-stones that their search
-    /// scores lose unless the search proves them won or lost (the position database's
-    /// advice; empty without one, and then the search is exactly as without the field).
+    /// scores lose unless the search proves them won or lost, or more readily, with a
+    /// negative penalty they gain (the position database's advice; empty without one, and
+    /// then the search is exactly as without the field).
     pub root_penalties: &'a [(Pos, i32)],
     /// A root move the position database holds a proven win with, and that win's score:
     /// unless the search decides the move itself, scored as the win (so played where the

@@ -400,8 +400,8 @@ impl Searcher<'_> {
                 }
                 _ => alpha,
             };
-            // A penalised move is searched with its window raised by the penalty, so that
-            // its score less the penalty is compared with the bounds.
+            // A penalised move is searched with its window raised by the penalty (lowered by
+            // a bonus), so that its score less the penalty is compared with the bounds.
             let pen = self.root_penalty(p);
             let (a, b, f) = (raise(alpha, pen), raise(beta, pen), raise(floor, pen));
             self.move_threat[0] = self.board.threat(p, me);
@@ -491,7 +491,7 @@ impl Searcher<'_> {
     }
 }
 
-/// A root bound raised by a move's penalty (within the score range).
+/// A root bound raised by a move's penalty, lowered by a bonus (within the score range).
 fn raise(bound: i32, pen: i32) -> i32 {
     if pen == 0 {
         bound
@@ -500,13 +500,14 @@ fn raise(bound: i32, pen: i32) -> i32 {
     }
 }
 
-/// A root move's search score less its penalty. A proven result is kept as it is, and a
-/// penalised score stays above every proven loss: a penalty reorders the moves the search
+/// A root move's search score less its penalty (plus its bonus, a negative penalty). A
+/// proven result is kept as it is, and an undecided score stays undecided (above every
+/// proven loss, below every proven win): a penalty or bonus reorders the moves the search
 /// has not decided and never makes a move it proves lost preferable.
 fn penalised(score: i32, pen: i32) -> i32 {
     if pen == 0 || score.abs() >= MATE_BOUND {
         score
     } else {
-        (score - pen).max(1 - MATE_BOUND)
+        (score - pen).clamp(1 - MATE_BOUND, MATE_BOUND - 1)
     }
 }

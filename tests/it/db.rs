@@ -215,6 +215,50 @@ fn a_fresh_proof_of_a_loss_wins_over_the_database() {
     assert!(e.take_db_notes().is_empty());
 }
 
+/// A move that won its games gets a bonus (`db::learn::OUTCOME_STEP` a game, at most
+/// `OUTCOME_CAP`): where the search alone plays another move it finds nearly as good, the
+/// engine plays the move that won again.
+#[test]
+fn a_move_that_won_is_played_again_over_a_near_equal_one() {
+    use wuzi::db::learn::OUTCOME_CAP;
+    let dir = temp_dir("bonus");
+    let db = Db::open(&dir.join("bonus.db")).expect("a new database");
+    let moves = wuzi::notation::parse_move_list("7,7 8,8 6,9").unwrap();
+    let search = |e: &mut Engine| e.think(Level::Depth(4), &Limits::default(), &mut |_| {});
+    let mut e = engine_with(&db, 15, Rule::Freestyle);
+    e.set_position(&moves).unwrap();
+    let first = search(&mut e);
+    // The search's second choice, and that it is within the bonus of the first.
+    e.set_excluded(vec![first.best]);
+    let second = search(&mut e);
+    e.set_excluded(Vec::new());
+    assert_ne!(first.best, second.best);
+    assert!(
+        first.score - second.score < OUTCOME_CAP,
+        "{} against {}",
+        first.score,
+        second.score
+    );
+    let stones = |c: usize| {
+        moves
+            .iter()
+            .skip(c)
+            .step_by(2)
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+    };
+    let line = format!(
+        "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"white\",\"black\":{:?},\"white\":{:?},\"moves\":[{{\"move\":\"{}\",\"wins\":5,\"draws\":0,\"losses\":0,\"last\":1764200000}}]}}\n",
+        stones(0),
+        stones(1),
+        second.best
+    );
+    assert_eq!(db.import(&line).expect("imported"), 1);
+    let advice = e.db_known().expect("known").advice;
+    assert_eq!(advice.penalties, vec![(second.best, -OUTCOME_CAP)]);
+    assert_eq!(search(&mut e).best, second.best);
+}
+
 #[test]
 fn a_proven_win_in_the_database_is_played_unless_a_fresh_search_refutes_it() {
     let dir = temp_dir("wins");
