@@ -104,15 +104,16 @@ fn game_hash(size: usize, rule: Rule, moves: &[Pos]) -> u64 {
 
 /// The penalty (negative: a bonus) that `outcomes` and a child's proof give a root move.
 fn penalty(outcomes: Option<&Outcomes>, child: Option<&Proven>) -> i32 {
-    let mut pen = 0;
-    if child.is_some_and(|p| p.win) {
-        pen += PROVEN_LOSS_PENALTY;
-    }
-    if let Some(o) = outcomes {
+    let games = outcomes.map_or(0, |o| {
         let net = o.losses as i64 - o.wins as i64;
-        pen += (net * OUTCOME_STEP as i64).clamp(-OUTCOME_CAP as i64, OUTCOME_CAP as i64) as i32;
+        (net * OUTCOME_STEP as i64).clamp(-OUTCOME_CAP as i64, OUTCOME_CAP as i64) as i32
+    });
+    if child.is_some_and(|p| p.win) {
+        // A move proven to lose earns no bonus from the games it won before the proof.
+        PROVEN_LOSS_PENALTY + games.max(0)
+    } else {
+        games
     }
-    pen
 }
 
 /// A search's result waiting to be written ([`Db::note_search`]): written with the next
@@ -448,4 +449,45 @@ pub fn game_keys(size: usize, rule: Rule, moves: &[Pos]) -> Vec<Vec<u8>> {
         .into_iter()
         .map(|s| s.canon.key)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(wins: u32, losses: u32) -> Outcomes {
+        Outcomes {
+            mv: Pos::new(7, 7),
+            wins,
+            draws: 0,
+            losses,
+            last: 0,
+        }
+    }
+
+    #[test]
+    fn games_give_a_penalty_or_a_bonus_within_the_cap_and_a_proof_no_bonus() {
+        let lost = Proven {
+            win: true,
+            distance: 3,
+            best: Pos::NONE,
+        };
+        assert_eq!(penalty(None, None), 0);
+        assert_eq!(penalty(Some(&games(1, 1)), None), 0);
+        assert_eq!(penalty(Some(&games(0, 2)), None), 2 * OUTCOME_STEP);
+        assert_eq!(penalty(Some(&games(3, 1)), None), -2 * OUTCOME_STEP);
+        assert_eq!(penalty(Some(&games(0, 99)), None), OUTCOME_CAP);
+        assert_eq!(penalty(Some(&games(99, 0)), None), -OUTCOME_CAP);
+        assert_eq!(penalty(None, Some(&lost)), PROVEN_LOSS_PENALTY);
+        assert_eq!(
+            penalty(Some(&games(9, 0)), Some(&lost)),
+            PROVEN_LOSS_PENALTY
+        );
+        assert_eq!(
+            penalty(Some(&games(0, 9)), Some(&lost)),
+            PROVEN_LOSS_PENALTY + OUTCOME_CAP
+        );
+        let won = Proven { win: false, ..lost };
+        assert_eq!(penalty(Some(&games(2, 0)), Some(&won)), -2 * OUTCOME_STEP);
+    }
 }
