@@ -237,7 +237,7 @@ fn random_margin_varies_only_among_near_equal_moves() {
 /// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen
 /// right after a move of wuzi's that let Rapfi (1 s) prove a forced win of 19 to 47 plies
 /// for the side to move. Rapfi finds every one in a second; wuzi at 1,000,000 nodes found 15
-/// when this test was written. The floor catches a loss of tactical reach, leaving room for
+/// when this test was written, and 15 again with the h64 net built in. The floor catches a loss of tactical reach, leaving room for
 /// search changes that move a row or two either way.
 #[test]
 #[ignore = "long: run in release"]
@@ -267,8 +267,8 @@ fn wins_found(file: &str, rows: usize) -> usize {
 /// wuzi at 1 s a move where PentaZen first announced a forced win (4 to 43 plies) for itself,
 /// the side to move, and went on to win. wuzi at 1,000,000 nodes found 116 when this test was
 /// written (the VCT solver alone, at 1 s a row, about a third); with the learned nets, 105
-/// (gen2) and 104 (gen3, `wuzi solve --engine --nodes 1000000 --suite ...`): the net
-/// changes which lines the search looks at. The floor catches a loss of win-finding reach
+/// (gen2), 104 (gen3) and 111 (h64; `wuzi solve --engine --nodes 1000000 --suite ...`): the
+/// net changes which lines the search looks at. The floor catches a loss of win-finding reach
 /// beyond that.
 #[test]
 #[ignore = "long: run in release"]
