@@ -5,6 +5,7 @@
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::fmt::Debug;
 use std::path::PathBuf;
 use wuzi::db::key::{decode_key, Sym};
 use wuzi::db::{Canon, Db, DbError, GameEnd};
@@ -107,6 +108,14 @@ fn lost_moves() -> Vec<Pos> {
         .collect()
 }
 
+/// One line of the import form (docs/db.md) for a 15x15 freestyle position: `to_move`,
+/// the stones (lists of `x,y` strings) and `fields`, the record's JSON fields.
+fn import_line(to_move: &str, black: &impl Debug, white: &impl Debug, fields: &str) -> String {
+    format!(
+        "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"{to_move}\",\"black\":{black:?},\"white\":{white:?},{fields}}}\n"
+    )
+}
+
 fn engine_with(db: &Db, size: usize, rule: Rule) -> Engine {
     let mut e = Engine::new(size, rule).expect("a supported size");
     e.set_db(Some(db.clone()));
@@ -187,10 +196,16 @@ fn a_fresh_proof_of_a_loss_wins_over_the_database() {
     ];
     let mut lines = String::new();
     for stop in stops {
-        lines += &format!(
-            "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"black\",\"black\":{:?},\"white\":{:?},\"proven\":{{\"win\":true,\"distance\":5}}}}\n",
-            black,
-            white.iter().map(|s| s.to_string()).chain([stop.to_string()]).collect::<Vec<_>>()
+        let white: Vec<String> = white
+            .iter()
+            .map(|s| s.to_string())
+            .chain([stop.to_string()])
+            .collect();
+        lines += &import_line(
+            "black",
+            &black,
+            &white,
+            "\"proven\":{\"win\":true,\"distance\":5}",
         );
     }
     assert_eq!(db.import(&lines).expect("imported"), 4);
@@ -247,12 +262,11 @@ fn a_move_that_won_is_played_again_over_a_near_equal_one() {
             .map(|p| p.to_string())
             .collect::<Vec<_>>()
     };
-    let line = format!(
-        "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"white\",\"black\":{:?},\"white\":{:?},\"moves\":[{{\"move\":\"{}\",\"wins\":5,\"draws\":0,\"losses\":0,\"last\":1764200000}}]}}\n",
-        stones(0),
-        stones(1),
+    let won = format!(
+        "\"moves\":[{{\"move\":\"{}\",\"wins\":5,\"draws\":0,\"losses\":0,\"last\":1764200000}}]",
         second.best
     );
+    let line = import_line("white", &stones(0), &stones(1), &won);
     assert_eq!(db.import(&line).expect("imported"), 1);
     let advice = e.db_known().expect("known").advice;
     assert_eq!(advice.penalties, vec![(second.best, -OUTCOME_CAP)]);
@@ -264,9 +278,9 @@ fn a_proven_win_in_the_database_is_played_unless_a_fresh_search_refutes_it() {
     let dir = temp_dir("wins");
     let db = Db::open(&dir.join("wins.db")).expect("a new database");
     let line = |black: &[&str], white: &[&str], best: &str, distance: u16| {
-        format!(
-            "{{\"size\":15,\"rule\":\"freestyle\",\"to_move\":\"white\",\"black\":{black:?},\"white\":{white:?},\"proven\":{{\"win\":true,\"distance\":{distance},\"best\":\"{best}\"}}}}\n"
-        )
+        let proven =
+            format!("\"proven\":{{\"win\":true,\"distance\":{distance},\"best\":\"{best}\"}}");
+        import_line("white", &black, &white, &proven)
     };
     // A quiet position, where a 4-ply search sees no win: the stored one is played, with
     // its score.

@@ -25,15 +25,17 @@ fn engine_with(row: &SuiteRow, config: &Config) -> Engine {
     e
 }
 
+/// A depth-5 search of a fixed opening by `e`: its move, nodes and score.
+fn depth5_of_an_opening(e: &mut Engine) -> (Pos, u64, i32) {
+    let moves = wuzi::notation::parse_move_list("7,7 8,7 7,10 6,9").unwrap();
+    e.set_position(&moves).unwrap();
+    let o = e.think(Level::Depth(5), &Limits::default(), &mut |_| {});
+    (o.best, o.nodes, o.score)
+}
+
 #[test]
 fn one_thread_is_reproducible() {
-    let moves = wuzi::notation::parse_move_list("7,7 8,7 7,10 6,9").unwrap();
-    let run = || {
-        let mut e = Engine::new(15, Rule::Freestyle).unwrap();
-        e.set_position(&moves).unwrap();
-        let o = e.think(Level::Depth(5), &Limits::default(), &mut |_| {});
-        (o.best, o.nodes, o.score)
-    };
+    let run = || depth5_of_an_opening(&mut Engine::new(15, Rule::Freestyle).unwrap());
     assert_eq!(run(), run());
 }
 
@@ -42,13 +44,10 @@ fn one_thread_is_reproducible() {
 /// game's entries), so a game can be replayed exactly and a fixed opponent stays fixed.
 #[test]
 fn a_new_game_owes_nothing_to_the_last() {
-    let moves = wuzi::notation::parse_move_list("7,7 8,7 7,10 6,9").unwrap();
     let mut e = Engine::new(15, Rule::Freestyle).unwrap();
     let mut game = || {
         e.new_game(15, Rule::Freestyle).unwrap();
-        e.set_position(&moves).unwrap();
-        let o = e.think(Level::Depth(5), &Limits::default(), &mut |_| {});
-        (o.best, o.nodes, o.score)
+        depth5_of_an_opening(&mut e)
     };
     let first = game();
     assert_eq!(first, game());
@@ -237,8 +236,8 @@ fn random_margin_varies_only_among_near_equal_moves() {
 /// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen
 /// right after a move of wuzi's that let Rapfi (1 s) prove a forced win of 19 to 47 plies
 /// for the side to move. Rapfi finds every one in a second; wuzi at 1,000,000 nodes found 15
-/// when this test was written, and 15 again with the h64 net built in. The floor catches a loss of tactical reach, leaving room for
-/// search changes that move a row or two either way.
+/// when this test was written, and 15 again with the h64 net built in. The floor catches a
+/// loss of tactical reach, leaving room for search changes that move a row or two either way.
 #[test]
 #[ignore = "long: run in release"]
 fn finds_long_forced_wins() {

@@ -7,9 +7,9 @@ use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::suite::{PointSet, SuiteRow};
 
 /// The solver's budget for a row: a node count, so that a result does not depend on the
-/// machine's load. The hardest row, `renju_vcf.tsv`'s `lfz_c34_114`, needs about 16 million
-/// (28 s in release); it failed under a 60 s deadline once when the long suites ran beside a
-/// release build.
+/// machine's load. The hardest row, `renju_vcf.tsv`'s `lfz_c34_114`, takes 28.5 s alone in
+/// release (about 16 million nodes at the 5.6 million of its first 10 s); it failed under a
+/// 60 s deadline once when the long suites ran beside a release build.
 const ROW_NODES: u64 = 64_000_000;
 
 fn limits() -> SolveLimits {
