@@ -6,12 +6,13 @@
 //! (`default`, `classical` or a net file). Match options, from
 //! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`; default the
 //! 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
-//! 0.05 decides; N_OPENINGS is then the most it plays). Needs the feature `tuning`:
+//! 0.05 decides; N_OPENINGS is then the most it plays), `SIZE=N` (the board size of the
+//! openings, default 15; each row gives its rule). Needs the feature `tuning`:
 //! `cargo run --release --features tuning --example selfplay -- ...`.
 use std::time::Duration;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
 use wuzi::suite::{load_suite, SuiteRow};
-use wuzi::{Color, Limits, Rule};
+use wuzi::{Color, Limits};
 
 fn config(flags: &[String]) -> Config {
     let mut c = Config::default();
@@ -47,13 +48,14 @@ fn limits(flags: &[String], ms: u64, nodes: Option<u64>) -> Limits {
 
 /// Points of A (1, 0.5 or 0) in one game from `row`, and the game's length in moves.
 fn play(
+    size: usize,
     row: &SuiteRow,
     a_is_black: bool,
     flags: [&[String]; 2],
     lim: [&Limits; 2],
 ) -> (f64, usize) {
-    let mut a = Engine::with_config(15, Rule::Freestyle, config(flags[0])).unwrap();
-    let mut b = Engine::with_config(15, Rule::Freestyle, config(flags[1])).unwrap();
+    let mut a = Engine::with_config(size, row.rule, config(flags[0])).unwrap();
+    let mut b = Engine::with_config(size, row.rule, config(flags[1])).unwrap();
     a.set_position(&row.moves).unwrap();
     b.set_position(&row.moves).unwrap();
     let status = loop {
@@ -153,6 +155,7 @@ fn main() {
     let openings = std::env::var("OPENINGS")
         .unwrap_or_else(|_| "tests/data/openings/freestyle15_piskvork_openings.tsv".into());
     let rows = load_suite(std::path::Path::new(&openings)).unwrap();
+    let size: usize = std::env::var("SIZE").map_or(15, |s| s.parse().expect("SIZE=N"));
     let sprt: Option<(f64, f64)> = std::env::var("SPRT").ok().map(|s| {
         let (a, b) = s.split_once(',').expect("SPRT=ELO0,ELO1");
         (a.parse().expect("elo0"), b.parse().expect("elo1"))
@@ -164,7 +167,7 @@ fn main() {
     for row in rows.iter().take(n) {
         let mut pair = 0.0;
         for a_is_black in [true, false] {
-            let (pts, len) = play(row, a_is_black, [&a_flags, &b_flags], [&lim_a, &lim_b]);
+            let (pts, len) = play(size, row, a_is_black, [&a_flags, &b_flags], [&lim_a, &lim_b]);
             wdl[if pts == 1.0 {
                 0
             } else if pts == 0.0 {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from wuzinet import features, trainer  # noqa: E402
+from wuzinet import features, netfile, trainer  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,12 +42,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="train a version-1 net (no window table) even from data with window rows")
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
+    ap.add_argument("--init", metavar="NET",
+                    help="start from this net file (its shape: hidden width, window table) "
+                         "instead of random weights")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
         policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, windows=not a.no_windows,
         window_lr_mult=a.window_lr_mult, policy_windows=a.policy_windows, hidden=a.hidden,
+        init=a.init,
     )
     t0 = time.perf_counter()
     try:
@@ -56,6 +60,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train.py: {e}", file=sys.stderr)
         return 2
     load_seconds = time.perf_counter() - t0
+    if a.init:
+        try:
+            cfg = trainer.shape_of(netfile.read_net(a.init), cfg)
+        except (netfile.NetFileError, OSError) as e:
+            print(f"train.py: {e}", file=sys.stderr)
+            return 2
+        if cfg.windows and data.rows is None:
+            print(f"train.py: {a.init} has a window table and the data has no window rows",
+                  file=sys.stderr)
+            return 2
     print(f"read in {load_seconds:.1f} s", flush=True)
     net, report = trainer.train(data, cfg)
     report["load_seconds"] = load_seconds

@@ -92,3 +92,30 @@ def test_a_version_2_net_trains_from_window_rows(tmp_path, capsys):
     features.write_features(tmp_path / "v1.wzf", 9, k, b, s, r)
     assert train_cli.main(args) == 2
     assert "both versions" in capsys.readouterr().err
+
+
+def test_training_can_start_from_a_net_file(tmp_path, capsys):
+    k, b, s, r = synthetic.make_records(400, 9, seed=31)
+    features.write_features(tmp_path / "d.wzf", 9, k, b, s, r)
+    first = tmp_path / "first.wznet"
+    args = ["--data", str(tmp_path / "d.wzf"), "--epochs", "3", "--batch", "32", "--lr", "0.01",
+            "--held-out", "0.1", "--seed", "3"]
+    assert train_cli.main(args + ["--out", str(first), "--hidden", "24"]) == 0
+    # Started from the file, the net is the file's net: before any step its held-out figures
+    # are those of the exported net (the normalisation the file folds is unfolded exactly).
+    again = tmp_path / "again.wznet"
+    zero = args[:3] + ["0"] + args[4:]
+    assert train_cli.main(zero + ["--out", str(again), "--init", str(first)]) == 0
+    was = json.loads(first.with_suffix(".json").read_text())["held_out_quantised"]
+    now = json.loads(again.with_suffix(".json").read_text())
+    assert now["net"]["H"] == 24, "the shape is the file's"
+    for key in ("value_loss", "policy_loss", "policy_acc"):
+        assert abs(now["held_out_initial"][key] - was[key]) < 1e-4, key
+    # And it trains on from there.
+    more = tmp_path / "more.wznet"
+    assert train_cli.main(args + ["--out", str(more), "--init", str(first)]) == 0
+    assert json.loads(more.with_suffix(".json").read_text())["held_out"]["policy_loss"] < was["policy_loss"] + 0.05
+    # A file that is not a net is an error, not a traceback.
+    capsys.readouterr()
+    assert train_cli.main(zero + ["--out", str(tmp_path / "x.wznet"), "--init", str(tmp_path / "d.wzf")]) == 2
+    assert "magic" in capsys.readouterr().err

@@ -41,6 +41,9 @@ class Config:
     policy_windows: bool = False
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
+    # A net file to start from instead of random weights (its shape decides the net's:
+    # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
+    init: str | None = None
 
 
 @dataclass
@@ -98,6 +101,35 @@ def new_net(data: Data, cfg: Config) -> model.WuziNet:
     return model.WuziNet(hidden=cfg.hidden,
                          windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0,
                          policy_windows=cfg.policy_windows)
+
+
+def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
+    """``cfg`` with the net shape of a file's ``params``: its hidden width, and whether it
+    has a window table and feeds it to the policy alone."""
+    out = Config(**cfg.__dict__)
+    out.hidden = params["value1.weight"].shape[0]
+    out.windows = "windows" in params
+    out.policy_windows = "policy_windows" in params
+    return out
+
+
+@torch.no_grad()
+def start_from(net: model.WuziNet, params: dict[str, np.ndarray], data: Data, idx: np.ndarray,
+               rng: np.random.Generator, cfg: Config) -> None:
+    """Sets ``net`` (in training mode) to the function of a net file's ``params``. The file
+    holds the value normalisation folded into value1; it is unfolded around the value
+    input's statistics on ``data``, so that training, which normalises by each batch's
+    statistics, starts from (nearly) the file's net and not from a shifted one."""
+    netfile.load_into(net, params)
+    norm = net.value_norm
+    norm.eps = model.WuziNet().value_norm.eps
+    calibrate(net, data, idx, rng, cfg)
+    scale = torch.sqrt(norm.running_var + norm.eps).float()
+    mean = norm.running_mean.float()
+    w = net.value1.weight.clone()
+    net.value1.weight.copy_(w * scale)
+    net.value1.bias.add_(w @ mean)
+    net.train()
 
 
 def inputs(data: Data, idx: torch.Tensor, cfg: Config):
@@ -195,6 +227,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     if len(train_idx) == 0:
         raise ValueError("no training record (too few records or games)")
     net = new_net(data, cfg)
+    if cfg.init:
+        start_from(net, netfile.read_net(cfg.init), data, train_idx, rng, cfg)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
     other_params = [net.embedding] + list(net.policy.parameters())
     groups = [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
