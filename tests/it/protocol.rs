@@ -443,9 +443,18 @@ fn peak_rss_kb(b: &Brain) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
+/// Code pages a debug build keeps resident beyond a release build's. In eight runs each of
+/// the game below at 8 MB, the test profile's brain had 4.4 to 4.6 MB of file-backed
+/// resident memory and the release brain 3.4 to 3.6 MB (peaks 8.0 to 8.1 MB against 6.8 to
+/// 7.2 MB), so the debug brain came within 0.2 MB of the smallest limit and crossed it now
+/// and then on a loaded machine. A release build (`cargo test --release`, and the soak's
+/// brains) is held to the limit itself.
+const DEBUG_CODE_KB: u64 = if cfg!(debug_assertions) { 1024 } else { 0 };
+
 /// Under `INFO max_memory` (sent before or after START, with one or two threads) the peak
-/// resident memory of the whole process stays within the limit through several searches;
-/// the table is not allocated before the limit is known.
+/// resident memory of the whole process stays within the limit through several searches
+/// (plus [`DEBUG_CODE_KB`] in a debug build); the table is not allocated before the limit
+/// is known.
 #[cfg(target_os = "linux")]
 #[test]
 fn peak_memory_stays_within_max_memory() {
@@ -472,7 +481,7 @@ fn peak_memory_stays_within_max_memory() {
         }
         let peak = peak_rss_kb(&b);
         assert!(
-            peak <= mb << 10,
+            peak <= (mb << 10) + DEBUG_CODE_KB,
             "{mb} MB, {threads} threads: peak {peak} kB"
         );
         b.end_within(Duration::from_secs(2));
