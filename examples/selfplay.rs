@@ -167,7 +167,13 @@ fn main() {
     for row in rows.iter().take(n) {
         let mut pair = 0.0;
         for a_is_black in [true, false] {
-            let (pts, len) = play(size, row, a_is_black, [&a_flags, &b_flags], [&lim_a, &lim_b]);
+            let (pts, len) = play(
+                size,
+                row,
+                a_is_black,
+                [&a_flags, &b_flags],
+                [&lim_a, &lim_b],
+            );
             wdl[if pts == 1.0 {
                 0
             } else if pts == 0.0 {

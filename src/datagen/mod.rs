@@ -45,6 +45,9 @@ pub struct Job {
     pub seed: u64,
     /// The directory the shards go to (created if missing).
     pub out: PathBuf,
+    /// The evaluation both sides search with (the default: the built-in net where it
+    /// plays). Not part of the shard names: give a run with another one its own directory.
+    pub eval: crate::eval::Evaluation,
 }
 
 /// What a run did.
@@ -149,6 +152,7 @@ impl Job {
         }
         let config = Config {
             hash_mb: WORKER_HASH_MB,
+            eval: self.eval.clone(),
             ..Config::default()
         };
         let mut engine = Engine::with_config(self.settings.size, self.settings.rule, config)

@@ -151,7 +151,6 @@ pub fn balanced_set(
         let Some(score) = judge(&mut engine, size, rule, &moves, nodes) else {
             continue;
         };
-        engine.clear_hash();
         if score.abs() <= margin {
             seen.insert(key);
             progress(&moves, score);

@@ -225,6 +225,23 @@ fn the_brain_takes_a_net_file_or_refuses_it() {
     );
 }
 
+/// `wuzi datagen --eval` takes what the other commands take, and a file that is not a net
+/// is refused before any game, with its reason.
+#[test]
+fn datagen_refuses_a_net_file_that_is_not_one() {
+    let dir = std::env::temp_dir().join(format!("wuzi-datagen-eval-{}", std::process::id()));
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let d = dir.to_str().unwrap();
+    let out = run(
+        WUZI,
+        &["datagen", "--out", d, "--games", "1", "--eval", readme],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(text(&out.stderr).contains("not a wuzi net file"), "{out:?}");
+    assert!(!dir.exists(), "no shard directory for a refused run");
+}
+
 #[test]
 fn openings_writes_a_suite_and_the_runners_offset_form() {
     let dir = std::env::temp_dir().join(format!("wuzi-openings-{}", std::process::id()));

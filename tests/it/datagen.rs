@@ -7,6 +7,7 @@ use wuzi::datagen::format::{read_shard, Game, Outcome};
 use wuzi::datagen::selfplay::Settings;
 use wuzi::datagen::Job;
 use wuzi::engine::{Engine, GameStatus};
+use wuzi::eval::Evaluation;
 use wuzi::search::mate_distance;
 use wuzi::types::Color;
 use wuzi::Rule;
@@ -23,6 +24,7 @@ fn job(dir: &str, rule: Rule, size: usize, games: usize, nodes: u64) -> Job {
         workers: 2,
         seed: 9,
         out,
+        eval: Evaluation::Default,
     }
 }
 
@@ -121,6 +123,21 @@ fn a_rerun_resumes_and_gives_the_same_shards() {
     assert_eq!(std::fs::read(first).unwrap(), a);
     assert_eq!(std::fs::read(second).unwrap(), b);
     let _ = std::fs::remove_dir_all(&job.out);
+}
+
+/// The evaluation is the job's: on 15x15 freestyle the default (the built-in net) and the
+/// classical evaluation play other games from the same seed.
+#[test]
+fn the_evaluation_is_the_jobs() {
+    let net = job("eval-net", Rule::Freestyle, 15, 1, 2_000);
+    let mut classical = job("eval-classical", Rule::Freestyle, 15, 1, 2_000);
+    classical.eval = Evaluation::Classical;
+    net.run(&|g| check_game(g)).expect("a run");
+    classical.run(&|g| check_game(g)).expect("a run");
+    let read = |j: &Job| std::fs::read(&shards(j)[0]).unwrap();
+    assert_ne!(read(&net), read(&classical));
+    let _ = std::fs::remove_dir_all(&net.out);
+    let _ = std::fs::remove_dir_all(&classical.out);
 }
 
 #[test]

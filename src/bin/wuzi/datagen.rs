@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use wuzi::datagen::selfplay::Settings;
 use wuzi::datagen::Job;
+use wuzi::eval::Evaluation;
 use wuzi::types::{MAX_SIZE, MIN_SIZE};
 use wuzi::Rule;
 
@@ -50,6 +51,11 @@ pub struct Args {
     /// Seed of the run: give each machine its own.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// The evaluation both sides search with: `default` (the built-in net where it plays,
+    /// the classical evaluation elsewhere), `classical`, or a net file (nets/). Not part of
+    /// the shard names: a run with another evaluation needs its own directory.
+    #[arg(long, value_name = "EVAL", default_value = "default")]
+    eval: String,
 }
 
 /// Runs the subcommand: exit 0 when every shard is complete, 2 on an error.
@@ -59,6 +65,13 @@ pub fn run(args: Args) -> ExitCode {
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let eval = match Evaluation::from_arg(&args.eval) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("wuzi datagen: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let job = Job {
         settings: Settings {
             size: args.size,
@@ -70,6 +83,7 @@ pub fn run(args: Args) -> ExitCode {
         workers,
         seed: args.seed,
         out: args.out,
+        eval,
     };
     let bar = ProgressBar::new((job.shards() * job.shard_games) as u64);
     bar.set_style(
