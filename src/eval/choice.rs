@@ -1,4 +1,4 @@
-//! Which evaluation a search uses: the net built into the binary where it was trained, the
+//! Which evaluation a search uses: the net built into the binary where it plays, the
 //! classical evaluation, or a net read from a file; and the reading of net files, for every
 //! front end.
 
