@@ -36,9 +36,9 @@ struct Args {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// The evaluation: `default` (the built-in net on 15x15 freestyle and renju, the
-    /// classical evaluation elsewhere), `classical`, or a net file (a change changes the
-    /// signature).
+    /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
+    /// renju, the classical evaluation elsewhere), `classical`, or a net file (a change
+    /// changes the signature).
     #[arg(long, value_name = "EVAL", default_value = "default")]
     eval: String,
     /// A search parameter as key=value (built with the feature `tuning`); changes the

@@ -33,9 +33,9 @@ struct Args {
     /// seeded from the clock, for play against people.
     #[arg(long, value_name = "N", value_parser = margin)]
     vary: Option<Margin>,
-    /// The evaluation: `default` (the built-in net on 15x15 freestyle and renju, the
-    /// classical evaluation elsewhere), `classical`, or a net file (nets/); ABOUT names a
-    /// net by its hash.
+    /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
+    /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/);
+    /// ABOUT names a net by its hash.
     #[arg(long, value_name = "EVAL", default_value = "default")]
     eval: String,
     /// Learn from finished games in the position database FILE (created if missing; see

@@ -11,11 +11,12 @@ use thiserror::Error;
 /// The built-in net's file (`nets/`, with its provenance in `nets/README.md`).
 pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-h64.wznet");
 /// The rules the built-in net evaluates under. It was trained on freestyle games alone,
-/// yet under renju it beat the classical evaluation by far: from the 50 KataGomo renju
-/// openings, both colours, 91-9 at 10,000 nodes a move (+402 Elo [+301, +604]) and 81-19 at
-/// 100 ms a move (+252 [+179, +351]; docs/strength.md, session 33). Other rules use the
-/// classical evaluation.
-pub const BUILTIN_RULES: &[Rule] = &[Rule::Freestyle, Rule::Renju];
+/// yet it beat the classical evaluation under the other rules of 15x15 tournaments too
+/// (docs/strength.md, session 33; both colours of each opening, 100 ms a move): under renju
+/// 81-19 from the 50 KataGomo openings (+252 Elo [+179, +351]), under standard 241-152-7
+/// over two runs from 100 balanced openings (+79; the run on a quiet machine +113
+/// [+70, +161]). Caro uses the classical evaluation (not measured).
+pub const BUILTIN_RULES: &[Rule] = &[Rule::Freestyle, Rule::Standard, Rule::Renju];
 /// The board sizes the built-in net evaluates: its value layer reads a board sum over the
 /// empty cells, which it learned on this size; other sizes use the classical evaluation.
 pub const BUILTIN_SIZES: std::ops::RangeInclusive<usize> = 15..=15;
@@ -123,6 +124,7 @@ mod tests {
         let d = Evaluation::Default;
         assert!(d.network(15, Rule::Freestyle).is_some());
         assert!(d.network(15, Rule::Renju).is_some());
+        assert!(d.network(15, Rule::Standard).is_some());
         assert!(d.network(20, Rule::Freestyle).is_none());
         assert!(d.network(15, Rule::Caro { exact: false }).is_none());
         assert!(Evaluation::Classical.network(15, Rule::Freestyle).is_none());

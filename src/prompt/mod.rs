@@ -102,8 +102,8 @@ impl Prompt {
         })
     }
 
-    /// Plays with `eval` (the engine's default: the built-in net on 15x15 freestyle and
-    /// renju).
+    /// Plays with `eval` (the engine's default: the built-in net on 15x15 freestyle,
+    /// standard and renju).
     pub fn set_eval(&mut self, eval: crate::eval::Evaluation) {
         self.engine.set_eval(eval);
     }
