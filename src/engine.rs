@@ -131,7 +131,8 @@ pub struct Config {
     /// The search's parameters (constants unless the feature `tuning` is on).
     pub params: crate::search::Params,
     /// The evaluation: by default the built-in net where it plays (15x15 freestyle,
-    /// standard and renju, [`crate::eval::choice::builtin_plays`]), the classical one elsewhere.
+    /// standard and renju, [`crate::eval::choice::builtin_plays`]), the classical one
+    /// elsewhere.
     pub eval: crate::eval::Evaluation,
 }
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from wuzinet import features, netfile, trainer  # noqa: E402
+from wuzinet import features, trainer  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,18 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train.py: {e}", file=sys.stderr)
         return 2
     load_seconds = time.perf_counter() - t0
-    if a.init:
-        try:
-            cfg = trainer.shape_of(netfile.read_net(a.init), cfg)
-        except (netfile.NetFileError, OSError) as e:
-            print(f"train.py: {e}", file=sys.stderr)
-            return 2
-        if cfg.windows and data.rows is None:
-            print(f"train.py: {a.init} has a window table and the data has no window rows",
-                  file=sys.stderr)
-            return 2
     print(f"read in {load_seconds:.1f} s", flush=True)
-    net, report = trainer.train(data, cfg)
+    try:
+        net, report = trainer.train(data, cfg)
+    except trainer.InitError as e:
+        print(f"train.py: {e}", file=sys.stderr)
+        return 2
     report["load_seconds"] = load_seconds
     path = trainer.export(net, a.out, report)
     h = report["held_out"]

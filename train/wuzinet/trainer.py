@@ -103,6 +103,11 @@ def new_net(data: Data, cfg: Config) -> model.WuziNet:
                          policy_windows=cfg.policy_windows)
 
 
+class InitError(ValueError):
+    """A ``--init`` net file that cannot start this training: unreadable, not a net, or
+    with a window table where the data has no window rows."""
+
+
 def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
     """``cfg`` with the net shape of a file's ``params``: its hidden width, and whether it
     has a window table and feeds it to the policy alone."""
@@ -226,9 +231,19 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     train_idx, held_idx = split(data.games, cfg.held_out, cfg.seed)
     if len(train_idx) == 0:
         raise ValueError("no training record (too few records or games)")
-    net = new_net(data, cfg)
+    params = None
     if cfg.init:
-        start_from(net, netfile.read_net(cfg.init), data, train_idx, rng, cfg)
+        # The file is read once; its shape decides the net's.
+        try:
+            params = netfile.read_net(cfg.init)
+        except (netfile.NetFileError, OSError) as e:
+            raise InitError(str(e)) from e
+        cfg = shape_of(params, cfg)
+        if cfg.windows and data.rows is None:
+            raise InitError(f"{cfg.init} has a window table and the data has no window rows")
+    net = new_net(data, cfg)
+    if params is not None:
+        start_from(net, params, data, train_idx, rng, cfg)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
     other_params = [net.embedding] + list(net.policy.parameters())
     groups = [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
