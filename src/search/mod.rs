@@ -200,7 +200,8 @@ pub struct Searcher<'a> {
     board: Board,
     solver: Solver,
     shared: &'a Shared<'a>,
-    /// One move list per ply, boxed so that taking one out moves a pointer, not the list.
+    /// One move list per ply reached so far, boxed so that taking one out moves a pointer,
+    /// not the list.
     lists: Vec<Option<Box<MoveList>>>,
     killers: [[Pos; 2]; MAX_PLY + 1],
     /// Per side, per cell: the sum of `plies^2` over the cutoffs the quiet move made (read
@@ -275,7 +276,7 @@ impl<'a> Searcher<'a> {
                 solver
             },
             shared,
-            lists: (0..=MAX_PLY).map(|_| Some(Box::default())).collect(),
+            lists: Vec::with_capacity(MAX_PLY + 1),
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; CELLS]; 2]),
             evals: [0; MAX_PLY + 2],
@@ -300,8 +301,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The move list of `ply`, to be put back in `self.lists[ply]` before returning.
+    /// The move list of `ply`, to be put back in `self.lists[ply]` before returning. A ply's
+    /// list is made when the search first reaches it: all `MAX_PLY` lists made up front were
+    /// a megabyte of every searcher (massif, 19x19), most of it never used.
     fn take_list(&mut self, ply: usize) -> Box<MoveList> {
+        while self.lists.len() <= ply {
+            self.lists.push(Some(Box::default()));
+        }
         self.lists[ply]
             .take()
             .expect("each ply's move list is put back")

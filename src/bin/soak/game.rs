@@ -70,7 +70,11 @@ pub fn play(plan: Plan, settings: &Settings) -> Result<GameReport, String> {
             plan.crlf,
             transcript.clone(),
         )?;
-        let mem = Watch::new(plan.max_memory, settings.mem_allowance);
+        let mem = Watch::new(
+            plan.max_memory,
+            settings.least_memory,
+            settings.mem_allowance,
+        );
         players.push(Player::new(label, proc, mem));
     }
     let mut game = Game {

@@ -79,9 +79,18 @@ struct Args {
     /// Process-scheduling slack added to every time check (ms).
     #[arg(long, default_value_t = 50)]
     slack_ms: u64,
-    /// Memory allowed over max_memory for the binary itself (MB).
-    #[arg(long, default_value_t = 8)]
+    /// Memory allowed over max_memory (MB): none by default, since the protocol's limit is
+    /// the whole process's.
+    #[arg(long, default_value_t = 0)]
     mem_allowance_mb: u64,
+    /// The least max_memory the engine plays within (MB). Below it the engine says so in
+    /// an ERROR or MESSAGE and plays with its least tables, and is held to this instead.
+    #[arg(long, default_value_t = 8)]
+    least_memory_mb: u64,
+    /// Play every game at one of these max_memory values (MB, repeatable; 0 = no limit),
+    /// taken in turn by game index, instead of drawing one.
+    #[arg(long = "max-memory", value_name = "MB")]
+    max_memory_mb: Vec<u64>,
 }
 
 /// The run's settings every game reads.
@@ -100,6 +109,10 @@ pub struct Settings {
     pub slack: Duration,
     /// Bytes allowed over `max_memory`.
     pub mem_allowance: u64,
+    /// The least `max_memory` (bytes) an engine is held to.
+    pub least_memory: u64,
+    /// The `max_memory` values (bytes) games take in turn; empty: drawn.
+    pub memory: Vec<u64>,
 }
 
 fn main() -> ExitCode {
@@ -136,6 +149,8 @@ fn run(args: Args) -> Result<usize, String> {
         tolerance: Duration::from_millis(args.tolerance_ms),
         slack: Duration::from_millis(args.slack_ms),
         mem_allowance: args.mem_allowance_mb << 20,
+        least_memory: args.least_memory_mb << 20,
+        memory: args.max_memory_mb.iter().map(|mb| mb << 20).collect(),
     };
     let base = baseline::measure(&settings.engine, &settings.out)?;
     let games: Vec<usize> = if args.only.is_empty() {
@@ -177,7 +192,7 @@ fn play_all(settings: &Settings, games: &[usize], jobs: usize) -> (report::Summa
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&g) = games.get(i) else { break };
-                let plan = plan::Plan::draw(settings.seed, g, settings.fast);
+                let plan = plan::Plan::draw(settings.seed, g, settings.fast, &settings.memory);
                 if tx.send((g, game::play(plan, settings))).is_err() {
                     break;
                 }
@@ -214,14 +229,15 @@ fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> Stri
     format!(
         "soak of {} ({games} games, seed {}, jobs {}{})\n\
          time checks: limit + tolerance {} ms + slack {} ms; exit within 1000 ms of END + slack\n\
-         memory checks: peak <= max_memory + allowance {}; the engine after one move with a \
-         1 MB table: VmRSS {}, VmHWM {} (its peak since start-up)",
+         memory checks: peak <= max_memory (at least {}) + allowance {}; the engine after one \
+         move with a 1 MB table: VmRSS {}, VmHWM {} (its peak since start-up)",
         s.engine.display(),
         s.seed,
         args.jobs.max(1),
         if s.fast { ", fast controls" } else { "" },
         s.tolerance.as_millis(),
         s.slack.as_millis(),
+        memory::mb(s.least_memory),
         memory::mb(s.mem_allowance),
         memory::mb(base.rss_kb * 1024),
         memory::mb(base.hwm_kb * 1024),
@@ -231,13 +247,18 @@ fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> Stri
 /// The command that replays game `g`'s script.
 fn replay(s: &Settings, g: usize) -> String {
     format!(
-        "soak --seed {} --game {g}{} --tolerance-ms {} --slack-ms {} --mem-allowance-mb {} \
-         --engine {} --out DIR",
+        "soak --seed {} --game {g}{}{} --tolerance-ms {} --slack-ms {} --mem-allowance-mb {} \
+         --least-memory-mb {} --engine {} --out DIR",
         s.seed,
         if s.fast { " --fast" } else { "" },
+        s.memory
+            .iter()
+            .map(|m| format!(" --max-memory {}", m >> 20))
+            .collect::<String>(),
         s.tolerance.as_millis(),
         s.slack.as_millis(),
         s.mem_allowance >> 20,
+        s.least_memory >> 20,
         s.engine.display()
     )
 }

@@ -3,8 +3,9 @@
 //!
 //! The protocol makes `max_memory` the limit of the whole process, and Piskvork checks the
 //! process's peak working set after every move, so the peak counts, even one reached before
-//! the engine could read the limit. A fixed allowance for the binary itself (code, stacks,
-//! tables) is added; the summary reports it beside a measured baseline.
+//! the engine could read the limit. A limit below the least the engine plays within is held
+//! at that least (the engine says it is too small and plays with its least tables); an
+//! allowance over the limit can be given, none by default.
 
 /// One reading of an engine's memory, in kB.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -33,7 +34,9 @@ pub fn sample(pid: u32) -> Option<Sample> {
 pub struct Watch {
     /// `max_memory` in bytes (0 = none).
     pub limit: u64,
-    /// Extra bytes allowed over the limit for the binary itself.
+    /// The least limit the engine is held to: below it, it plays with its least tables.
+    pub least: u64,
+    /// Extra bytes allowed over the limit.
     pub allowance: u64,
     /// Highest `VmRSS` sampled.
     pub peak_rss_kb: u64,
@@ -46,10 +49,11 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// A watch for a limit of `limit` bytes plus `allowance`.
-    pub fn new(limit: u64, allowance: u64) -> Watch {
+    /// A watch for a limit of `limit` bytes (at least `least`) plus `allowance`.
+    pub fn new(limit: u64, least: u64, allowance: u64) -> Watch {
         Watch {
             limit,
+            least,
             allowance,
             ..Watch::default()
         }
@@ -66,20 +70,34 @@ impl Watch {
         self.hwm_kb.max(self.peak_rss_kb) * 1024
     }
 
-    /// If the peak is over the limit plus allowance and this has not been reported yet,
-    /// says so (once).
+    /// The bytes the engine is held to (0 = no limit).
+    pub fn held_to(&self) -> u64 {
+        match self.limit {
+            0 => 0,
+            l => l.max(self.least),
+        }
+    }
+
+    /// If the peak is over the limit (at least the least) plus allowance and this has not
+    /// been reported yet, says so (once).
     pub fn breach(&mut self) -> Option<String> {
-        if self.limit == 0 || self.reported || self.peak_bytes() <= self.limit + self.allowance {
+        let held = self.held_to();
+        if held == 0 || self.reported || self.peak_bytes() <= held + self.allowance {
             return None;
         }
         self.reported = true;
         Some(format!(
-            "peak resident {} (VmHWM {} kB, highest sampled VmRSS {} kB) over max_memory {} + \
+            "peak resident {} (VmHWM {} kB, highest sampled VmRSS {} kB) over max_memory {}{} + \
              allowance {}",
             mb(self.peak_bytes()),
             self.hwm_kb,
             self.peak_rss_kb,
             mb(self.limit),
+            if held > self.limit {
+                format!(" (held to the least, {})", mb(held))
+            } else {
+                String::new()
+            },
             mb(self.allowance)
         ))
     }

@@ -81,8 +81,9 @@ pub struct Plan {
 
 impl Plan {
     /// Draws game `game` of a run with `seed`; `fast` keeps to fast time controls and
-    /// shorter games (for the test).
-    pub fn draw(seed: u64, game: usize, fast: bool) -> Plan {
+    /// shorter games (for the test). `memory`, if not empty, gives `max_memory`: its values
+    /// in turn by game index (the draw is still made, so that the rest is the same game).
+    pub fn draw(seed: u64, game: usize, fast: bool, memory: &[u64]) -> Plan {
         let mut d = Dice::for_game(seed, game, 0);
         // Fast runs (the test, often a debug build) favour small boards, which search and
         // check faster.
@@ -115,7 +116,11 @@ impl Plan {
         }
         let rule = Rule::from_gomocup(rule_mask).unwrap_or(Rule::Freestyle);
         let clock = Clock::draw(&mut d, fast);
-        let max_memory = d.weighted(&MEMORY);
+        let drawn = d.weighted(&MEMORY);
+        let max_memory = memory
+            .get(game % memory.len().max(1))
+            .copied()
+            .unwrap_or(drawn);
         let threads = [d.range(1, 2) as u32, d.range(1, 2) as u32];
         let cells = size * size;
         let opening = match d.weighted(&[(35, 0), (15, 1), (40, 2), (10, 3)]) {

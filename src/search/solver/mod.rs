@@ -22,7 +22,7 @@ use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use table::{Entry, VcfTable};
+use table::{Entry, VcfTable, VCF_TABLE_BYTES};
 use vcf::{Full, Lean};
 
 /// The answer of a threat search.
@@ -70,9 +70,20 @@ const CARO_DEFENCE_WORK: u64 = 4;
 
 /// Default memory of a solver's VCT table, in megabytes.
 pub const DEFAULT_TABLE_MB: usize = 64;
-/// Bytes of map memory per VCT table entry: 16 of entry and 1 of control byte, about doubled
-/// by the load factor and the growth in powers of two.
-const VCT_ENTRY_BYTES: usize = 40;
+/// Bytes of one bucket of the VCT map: 16 of key and entry, 1 of control byte (the layout of
+/// `hashbrown`, under `AHashMap`).
+const VCT_BUCKET_BYTES: usize = 17;
+
+/// Most entries a VCT map may hold in `bytes`. The map's buckets are a power of two, at most
+/// 7/8 full, and it grows by doubling them while the old buckets live on until the move: the
+/// largest map and the half-size one it grows from must fit in `bytes` together.
+fn vct_entries(bytes: usize) -> usize {
+    let buckets = bytes * 2 / (3 * VCT_BUCKET_BYTES);
+    if buckets < 8 {
+        return 0;
+    }
+    (1usize << buckets.ilog2()) / 8 * 7
+}
 
 /// A reusable threat-space solver (its tables survive between calls on the same game).
 #[derive(Default)]
@@ -85,8 +96,11 @@ pub struct Solver {
     /// `nodes` at the last clock read.
     clock_at: u64,
     limits: SolveLimits,
-    /// Memory of the VCT table in bytes (`None`: [`DEFAULT_TABLE_MB`]).
+    /// Memory of the solver's tables in bytes, the VCF table's included (`None`:
+    /// [`DEFAULT_TABLE_MB`]).
     table_bytes: Option<usize>,
+    /// Most entries of the VCT table within that memory (set as a call starts).
+    vct_cap: usize,
     /// A stop flag every call watches besides its limits' own ([`Solver::watch`]).
     watch: Option<Arc<AtomicBool>>,
     /// Spare move lists for the defender's nodes. Boxed: popping one moves a pointer, where
@@ -113,15 +127,20 @@ impl Solver {
         self.watch = Some(stop);
     }
 
-    /// Bounds the VCT table to about `mb` megabytes (at least one): it is emptied when a
-    /// call starts with more entries than that holds.
+    /// Bounds the solver's tables to `mb` megabytes (at least one): the VCF table's fixed
+    /// 512 KB and a VCT table that is emptied when full, so that it never
+    /// grows past the rest.
     pub fn limit_table(&mut self, mb: usize) {
         self.table_bytes = Some(mb.max(1) << 20);
+        if self.vct_tt.capacity() > self.table_entries() {
+            self.vct_tt = AHashMap::default();
+        }
     }
 
-    /// Most entries the VCT table keeps between calls.
+    /// Most entries the VCT table holds.
     fn table_entries(&self) -> usize {
-        self.table_bytes.unwrap_or(DEFAULT_TABLE_MB << 20) / VCT_ENTRY_BYTES
+        let bytes = self.table_bytes.unwrap_or(DEFAULT_TABLE_MB << 20);
+        vct_entries(bytes.saturating_sub(VCF_TABLE_BYTES))
     }
 
     /// Entries in the VCT table.
@@ -140,17 +159,18 @@ impl Solver {
         self.vct_tt.clear();
     }
 
-    /// Keeps the VCT table within its memory (the VCF table has a fixed size). A call adds
-    /// at most its node budget beyond the bound.
-    fn trim(&mut self) {
-        if self.vct_tt.len() > self.table_entries() {
+    /// Stores a VCT result, emptying a full table first: the table keeps its allocation and
+    /// never grows past [`Solver::limit_table`]'s memory.
+    fn store_vct(&mut self, key: u64, entry: Entry) {
+        if self.vct_tt.len() >= self.vct_cap {
             self.vct_tt.clear();
         }
+        self.vct_tt.insert(key, entry);
     }
 
     fn start(&mut self, limits: &SolveLimits) {
         self.vcf_tt.ready();
-        self.trim();
+        self.vct_cap = self.table_entries();
         self.nodes = 0;
         self.clock_at = 0;
         self.limits = limits.clone();

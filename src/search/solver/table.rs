@@ -8,6 +8,8 @@ pub(super) struct Entry {
 
 /// Bits of the VCF table's index: 2^16 words, 512 KB.
 const VCF_BITS: u32 = 16;
+/// Memory of the VCF table.
+pub(super) const VCF_TABLE_BYTES: usize = 8 << VCF_BITS;
 
 /// The VCF results: a direct-mapped table of words, each a key's upper 48 bits, the win
 /// flag (bit 8) and the depth (low byte); a new result overwrites its slot. Nearly every

@@ -123,8 +123,10 @@ fn vct_lines_end_with_the_five() {
     assert_line_ends_in_five(&mut b, &line);
 }
 
-/// A solver whose VCT table is limited keeps it within its entries (plus what one call
-/// adds, at most its nodes) over many calls, where an unlimited one grows past that.
+/// A solver whose tables are limited keeps its VCT table within its share of the memory
+/// over many calls: the map never holds more than its entries, never reallocates past
+/// them, and those entries' map, with the half-size one it grew from, fits the bytes left
+/// beside the VCF table. An unlimited solver holds more from the same calls.
 #[test]
 fn vct_table_stays_within_its_limit() {
     let moves =
@@ -143,23 +145,39 @@ fn vct_table_stays_within_its_limit() {
         .filter(|&p| board.is_empty(p))
         .take(24)
         .collect();
-    // The most entries after a call, less that call's nodes.
+    // The most entries and the largest capacity seen after a call.
     let run = |solver: &mut Solver, board: &mut Board| {
-        let mut most = 0;
+        let (mut most, mut room) = (0, 0);
         for &p in &empty {
             board.make(p);
             solver.vct(board, &limits);
             board.undo();
-            most = most.max(solver.table_len().saturating_sub(solver.nodes() as usize));
+            most = most.max(solver.table_len());
+            room = room.max(solver.vct_tt.capacity());
         }
-        most
+        (most, room)
     };
+    let bytes = VCF_TABLE_BYTES + 6_000;
     let mut limited = Solver::new();
-    limited.table_bytes = Some(200 * VCT_ENTRY_BYTES);
-    let most = run(&mut limited, &mut board);
-    assert!(most <= 200, "{most} entries past one call's, cap 200");
-    let free = run(&mut Solver::new(), &mut board);
-    assert!(free > 200, "the test reaches the cap: {free}");
+    limited.table_bytes = Some(bytes);
+    let cap = limited.table_entries();
+    assert_eq!(cap, 112, "6,000 bytes: 128 buckets, 7/8 of them");
+    let buckets = (cap * 8 / 7).next_power_of_two();
+    assert!(3 * buckets / 2 * VCT_BUCKET_BYTES <= bytes - VCF_TABLE_BYTES);
+    let (most, room) = run(&mut limited, &mut board);
+    assert!(most <= cap, "{most} entries, cap {cap}");
+    assert!(room <= cap, "capacity {room}, cap {cap}");
+    let (free, _) = run(&mut Solver::new(), &mut board);
+    assert!(free > cap, "the test reaches the cap: {free}");
+}
+
+/// Lowering a solver's memory gives back a VCT table larger than the new bound.
+#[test]
+fn a_lower_limit_frees_a_larger_vct_table() {
+    let mut solver = Solver::new();
+    solver.vct_tt.reserve(100_000);
+    solver.limit_table(1);
+    assert!(solver.vct_tt.capacity() <= solver.table_entries());
 }
 
 /// The VCF table gives back what was stored under a key, nothing for a key it never

@@ -73,7 +73,7 @@ impl Solver {
                 break;
             }
         }
-        self.vct_tt.insert(key, Entry { win: won, depth });
+        self.store_vct(key, Entry { win: won, depth });
         Ok(won)
     }
 
