@@ -11,16 +11,35 @@ use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 /// five cells each way (the board's table keys), a window four.
 const REACH: isize = 5;
 
+/// A cell's four keys and four window rows.
+type Inputs = ([u8; 4], [u16; 4]);
+
+/// A cell's state before a [`Accumulator::make`] changed it, for its undo.
+#[derive(Clone)]
+struct Saved {
+    /// The side to move's index and the cell's.
+    side: u8,
+    cell: u16,
+    inputs: Inputs,
+    sums: Sums,
+}
+
 /// The network's inputs of a board, kept up to date move by move.
 #[derive(Clone)]
 pub struct Accumulator {
     /// Per side to move, per cell: the unclipped sums of its vectors (zero for a stone).
     sums_of_cells: [Vec<Sums>; 2],
     /// Per side to move, per cell: its four keys and four window rows.
-    inputs: [Vec<([u8; 4], [u16; 4])>; 2],
+    inputs: [Vec<Inputs>; 2],
     /// Per side to move: the sum of its cells' value vectors (clipped).
     sums: [[i32; FEATURES]; 2],
     kernel: Kernel,
+    /// The cells the makes not yet undone changed, as they were before ([`Accumulator::make`]).
+    saved: Vec<Saved>,
+    /// Per make not yet undone: where its cells start in `saved`, and the board sums before it.
+    frames: Vec<(usize, [[i32; FEATURES]; 2])>,
+    /// Is a make recording what it changes?
+    recording: bool,
 }
 
 impl Accumulator {
@@ -40,6 +59,9 @@ impl Accumulator {
             inputs: [vec![stone; cells], vec![stone; cells]],
             sums: [[0; FEATURES]; 2],
             kernel,
+            saved: Vec::new(),
+            frames: Vec::new(),
+            recording: false,
         };
         for &p in board.cells() {
             acc.refresh(net, board, p);
@@ -89,10 +111,60 @@ impl Accumulator {
         self.assert_matches(net, board);
     }
 
+    /// Brings the state up to date after [`Board::make`] of `moved`, as
+    /// [`Accumulator::update`] does, and records what it changes so that
+    /// [`Accumulator::undo`] puts it back without recomputing it. The search makes and undoes
+    /// this way: an undo that recomputed its cells cost as much as the make (callgrind).
+    pub fn make(
+        &mut self,
+        net: &Network,
+        board: &Board,
+        moved: Pos,
+        changed: impl IntoIterator<Item = Pos>,
+    ) {
+        self.frames.push((self.saved.len(), self.sums));
+        self.recording = true;
+        self.update(net, board, moved, changed);
+        self.recording = false;
+    }
+
+    /// Takes back the last [`Accumulator::make`] not yet undone, after [`Board::undo`] of
+    /// its move (`board` is the position after the undo; debug builds check the state
+    /// against it). Without one, nothing changes.
+    pub fn undo(&mut self, net: &Network, board: &Board) {
+        let Some((start, sums)) = self.frames.pop() else {
+            return;
+        };
+        for e in self.saved[start..].iter().rev() {
+            let (s, i) = (e.side as usize, e.cell as usize);
+            self.inputs[s][i] = e.inputs;
+            self.sums_of_cells[s][i] = e.sums;
+        }
+        self.saved.truncate(start);
+        self.sums = sums;
+        #[cfg(debug_assertions)]
+        self.assert_matches(net, board);
+        let _ = (net, board);
+    }
+
+    /// Records cell `i`'s state with side `s` to move before a make changes it.
+    #[inline(always)]
+    fn save(&mut self, s: usize, i: usize) {
+        if self.recording {
+            self.saved.push(Saved {
+                side: s as u8,
+                cell: i as u16,
+                inputs: self.inputs[s][i],
+                sums: self.sums_of_cells[s][i],
+            });
+        }
+    }
+
     /// Recomputes cell `p`'s inputs and vectors and adjusts the sums.
     fn refresh(&mut self, net: &Network, board: &Board, p: Pos) {
         for me in Color::ALL {
             let s = me.index();
+            self.save(s, p.index());
             let inputs = net.inputs(board, p, me);
             let h = net.cell_sums(self.kernel, inputs.0, inputs.1);
             self.inputs[s][p.index()] = inputs;
@@ -112,9 +184,10 @@ impl Accumulator {
         for me in Color::ALL {
             let s = me.index();
             let (key, row) = net.inputs_along(board, p, d, me);
-            let inputs = &mut self.inputs[s][i];
-            let old = (inputs.0[di], inputs.1[di]);
+            let old = (self.inputs[s][i].0[di], self.inputs[s][i].1[di]);
             if old != (key, row) {
+                self.save(s, i);
+                let inputs = &mut self.inputs[s][i];
                 inputs.0[di] = key;
                 inputs.1[di] = row;
                 let h = &mut self.sums_of_cells[s][i];
@@ -164,6 +237,8 @@ mod tests {
     /// Random games with undos under every rule: the state kept move by move equals a
     /// recomputation (the update asserts it in debug builds; checked here explicitly, so
     /// release runs check it too), and the AVX2 kernel's state equals the scalar one's.
+    /// The first takes its moves back as the search does ([`Accumulator::undo`] of a
+    /// recorded [`Accumulator::make`]), the second by recomputing ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
         let nets = [random_net(5), random_net_v2(5), random_net_v3(5)]
@@ -185,13 +260,13 @@ mod tests {
                     let changed: Vec<Pos> = b.last_changed().collect();
                     let p = *b.moves().last().unwrap();
                     b.undo();
-                    acc.update(net, &b, p, changed.iter().copied());
+                    acc.undo(net, &b);
                     scalar.update(net, &b, p, changed);
                 } else {
                     let p = list.as_slice()[rng.next_u32() as usize % list.len()].pos;
                     b.make(p);
                     let changed: Vec<Pos> = b.last_changed().collect();
-                    acc.update(net, &b, p, changed.iter().copied());
+                    acc.make(net, &b, p, changed.iter().copied());
                     scalar.update(net, &b, p, changed);
                 }
                 acc.assert_matches(net, &b);

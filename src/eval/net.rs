@@ -401,13 +401,37 @@ impl Network {
     /// The value logit of a board sum (positive: the side to move is ahead; the winning
     /// chance is its logistic).
     pub fn value_logit(&self, sum: &[i32; FEATURES]) -> f32 {
-        let units = self.hidden_b.len();
-        if units == HIDDEN {
-            // The built-in width as a fixed length: the loops unroll (the bench's
-            // instructions at depth 10: 5.254e9 through the general path, 5.198e9 so).
-            self.layers(&mut [0f32; HIDDEN], sum)
-        } else {
-            self.layers(&mut [0f32; MAX_HIDDEN][..units], sum)
+        self.value_logit_with(crate::simd::best(), sum)
+    }
+
+    /// [`Network::value_logit`] with a given kernel. The AVX2 kernel is the same code
+    /// compiled for AVX2: each unit's sum takes the same multiplications and additions in
+    /// the same order (no fused multiply-add), eight units at a time, so both kernels give
+    /// the same bits (tested).
+    pub fn value_logit_with(&self, kernel: Kernel, sum: &[i32; FEATURES]) -> f32 {
+        match kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { self.value_logit_avx2(sum) },
+            _ => self.value_logit_portable(sum),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn value_logit_avx2(&self, sum: &[i32; FEATURES]) -> f32 {
+        self.value_logit_portable(sum)
+    }
+
+    /// The value layers, the common widths as fixed lengths so that the loops unroll and
+    /// vectorise.
+    #[inline(always)]
+    fn value_logit_portable(&self, sum: &[i32; FEATURES]) -> f32 {
+        match self.hidden_b.len() {
+            16 => self.layers(&mut [0f32; 16], sum),
+            32 => self.layers(&mut [0f32; 32], sum),
+            64 => self.layers(&mut [0f32; 64], sum),
+            units => self.layers(&mut [0f32; MAX_HIDDEN][..units], sum),
         }
     }
 

@@ -249,8 +249,6 @@ pub struct Searcher<'a> {
     /// The learned evaluation's inputs, kept up to date by the search's makes and undos
     /// (`None` with the classical evaluation).
     acc: Option<crate::eval::accumulator::Accumulator>,
-    /// Scratch list of the cells an undo changes back.
-    changed: Vec<Pos>,
 }
 
 /// Nodes between two reads of the clock and the node limit.
@@ -297,7 +295,6 @@ impl<'a> Searcher<'a> {
             id,
             lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),
             acc,
-            changed: Vec::new(),
         }
     }
 

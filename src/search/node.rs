@@ -421,24 +421,16 @@ impl Searcher<'_> {
     pub(super) fn make_move(&mut self, p: Pos) {
         self.board.make(p);
         if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
-            acc.update(net, &self.board, p, self.board.last_changed());
+            acc.make(net, &self.board, p, self.board.last_changed());
         }
     }
 
     /// Takes back the last [`Searcher::make_move`].
     #[inline]
     pub(super) fn undo_move(&mut self) {
-        match (self.acc.as_mut(), self.shared.net) {
-            (Some(acc), Some(net)) => {
-                self.changed.clear();
-                self.changed.extend(self.board.last_changed());
-                let p = self.board.moves().last().copied().unwrap_or(Pos::NONE);
-                self.board.undo();
-                acc.update(net, &self.board, p, self.changed.iter().copied());
-            }
-            _ => {
-                self.board.undo();
-            }
+        self.board.undo();
+        if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
+            acc.undo(net, &self.board);
         }
     }
 

@@ -146,3 +146,25 @@ fn the_kernels_agree_on_every_key() {
         }
     }
 }
+
+/// The value layers give the same bits with either kernel, at the fixed widths (16, 32, 64)
+/// and at others, on random board sums as large as a full board makes them.
+#[test]
+fn the_value_kernels_agree_at_every_width() {
+    let base = random_net(4);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    for h in [16, 24, 32, 48, 64, 200] {
+        let bytes = if h == HIDDEN {
+            base.clone()
+        } else {
+            widened(&base, h)
+        };
+        let net = Network::from_bytes(&bytes).expect("net");
+        for _ in 0..2_000 {
+            let sum = [0; FEATURES].map(|_| (rng.next_u32() % 200_001) as i32 - 100_000);
+            let best = net.value_logit_with(crate::simd::best(), &sum);
+            let scalar = net.value_logit_with(Kernel::Scalar, &sum);
+            assert_eq!(best.to_bits(), scalar.to_bits(), "{h} units");
+        }
+    }
+}
