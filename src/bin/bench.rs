@@ -39,8 +39,9 @@ struct Args {
     /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
     /// renju, the classical evaluation elsewhere), `classical`, or a net file (a change
     /// changes the signature).
-    #[arg(long, value_name = "EVAL", default_value = "default")]
-    eval: String,
+    #[arg(long, value_name = "EVAL", default_value = "default",
+          value_parser = wuzi::eval::Evaluation::from_arg)]
+    eval: wuzi::eval::Evaluation,
     /// A search parameter as key=value (built with the feature `tuning`); changes the
     /// signature.
     #[cfg(feature = "tuning")]
@@ -55,13 +56,7 @@ fn main() {
         hash_mb: args.hash as usize,
         ..Config::default()
     };
-    match wuzi::eval::Evaluation::from_arg(&args.eval) {
-        Ok(e) => config.eval = e,
-        Err(e) => {
-            eprintln!("bench: {e}");
-            std::process::exit(2);
-        }
-    }
+    config.eval = args.eval.clone();
     // The bench positions are 15x15, freestyle, standard and renju.
     let (freestyle, other) = (
         config.eval.describe(15, wuzi::Rule::Freestyle),

@@ -36,8 +36,9 @@ struct Args {
     /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
     /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/);
     /// ABOUT names a net by its hash.
-    #[arg(long, value_name = "EVAL", default_value = "default")]
-    eval: String,
+    #[arg(long, value_name = "EVAL", default_value = "default",
+          value_parser = wuzi::eval::Evaluation::from_arg)]
+    eval: wuzi::eval::Evaluation,
     /// Learn from finished games in the position database FILE (created if missing; see
     /// docs/db.md). Without FILE: wuzi.db in the folder the manager names (INFO folder).
     #[arg(long, value_name = "FILE", num_args = 0..=1)]
@@ -56,7 +57,7 @@ fn margin(s: &str) -> Result<Margin, String> {
 /// `search::Params::set`, feature `tuning`), `--eval` and `--vary N`.
 fn options_from_args(args: &Args) -> Result<Options, String> {
     let mut opts = Options {
-        eval: wuzi::eval::Evaluation::from_arg(&args.eval).map_err(|e| e.to_string())?,
+        eval: args.eval.clone(),
         ..Options::default()
     };
     #[cfg(feature = "tuning")]

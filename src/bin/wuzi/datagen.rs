@@ -54,8 +54,9 @@ pub struct Args {
     /// The evaluation both sides search with: `default` (the built-in net where it plays,
     /// the classical evaluation elsewhere), `classical`, or a net file (nets/). Not part of
     /// the shard names: a run with another evaluation needs its own directory.
-    #[arg(long, value_name = "EVAL", default_value = "default")]
-    eval: String,
+    #[arg(long, value_name = "EVAL", default_value = "default",
+          value_parser = Evaluation::from_arg)]
+    eval: Evaluation,
 }
 
 /// Runs the subcommand: exit 0 when every shard is complete, 2 on an error.
@@ -65,13 +66,7 @@ pub fn run(args: Args) -> ExitCode {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let eval = match Evaluation::from_arg(&args.eval) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("wuzi datagen: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let eval = args.eval.clone();
     let job = Job {
         settings: Settings {
             size: args.size,

@@ -18,19 +18,12 @@ pub struct Args {
     pub db: Option<std::path::PathBuf>,
     /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
     /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/).
-    #[arg(long, value_name = "EVAL")]
-    pub eval: Option<String>,
+    #[arg(long, value_name = "EVAL", value_parser = wuzi::eval::Evaluation::from_arg)]
+    pub eval: Option<wuzi::eval::Evaluation>,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let eval = match args.eval.as_deref().map(wuzi::eval::Evaluation::from_arg) {
-        None => wuzi::eval::Evaluation::Default,
-        Some(Ok(e)) => e,
-        Some(Err(e)) => {
-            eprintln!("wuzi: --eval {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let eval = args.eval.clone().unwrap_or_default();
     let mut prompt = match Prompt::new() {
         Ok(p) => p,
         Err(e) => {

@@ -25,8 +25,9 @@ pub struct Args {
     max_searches: Option<usize>,
     /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
     /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/).
-    #[arg(long, value_name = "EVAL", default_value = "default")]
-    eval: String,
+    #[arg(long, value_name = "EVAL", default_value = "default",
+          value_parser = wuzi::eval::Evaluation::from_arg)]
+    eval: wuzi::eval::Evaluation,
     /// Every game consults the position database FILE and learns from it when it ends
     /// (created if missing; see docs/db.md).
     #[arg(long, value_name = "FILE")]
@@ -34,13 +35,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let eval = match wuzi::eval::Evaluation::from_arg(&args.eval) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("wuzi serve: --eval {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let eval = args.eval.clone();
     let db = match args.db.as_deref().map(wuzi::db::Db::open) {
         None => None,
         Some(Ok(db)) => Some(db),
