@@ -123,6 +123,9 @@ type Out<'a> = &'a mut dyn FnMut(&str);
 const DEFAULT_HASH_MB: usize = 64;
 /// Memory of the brain besides its tables, with one search thread: 5.7 MB of peak RSS with
 /// 1 MB tables after short searches under every rule (a release build, 15x15 and 20x20).
+/// With it the least limit is 8 MB; at 8 MB (1 MB tables) the soak's highest peak was 7.8
+/// MB, over 100 engines and whole games on boards up to 22x22 under every rule (`soak
+/// --games 150 --max-memory 8 --max-memory 32 --max-memory 350`).
 const PROCESS_MB: usize = 6;
 /// Memory of each search thread after the first (move lists, solver tables): 1.8 MB of
 /// peak RSS measured.
