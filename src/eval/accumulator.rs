@@ -40,8 +40,6 @@ pub struct Accumulator {
     saved_sums: Vec<Sums>,
     /// Per make not yet undone: where its cells start in `saved`, and the board sums before it.
     frames: Vec<(usize, [[i32; FEATURES]; 2])>,
-    /// Is a make recording what it changes?
-    recording: bool,
 }
 
 impl Accumulator {
@@ -64,10 +62,9 @@ impl Accumulator {
             saved: Vec::new(),
             saved_sums: Vec::new(),
             frames: Vec::new(),
-            recording: false,
         };
         for &p in board.cells() {
-            acc.refresh(net, board, p);
+            acc.refresh::<false>(net, board, p);
         }
         acc
     }
@@ -88,13 +85,24 @@ impl Accumulator {
         moved: Pos,
         changed: impl IntoIterator<Item = Pos>,
     ) {
+        self.apply::<false>(net, board, moved, changed);
+    }
+
+    /// [`Accumulator::update`], saving each cell's state before it changes when `RECORD`.
+    fn apply<const RECORD: bool>(
+        &mut self,
+        net: &Network,
+        board: &Board,
+        moved: Pos,
+        changed: impl IntoIterator<Item = Pos>,
+    ) {
         if matches!(board.rule(), Rule::Caro { .. }) {
             for p in changed {
-                self.refresh(net, board, p);
+                self.refresh::<RECORD>(net, board, p);
             }
         }
         if !moved.is_none() {
-            self.refresh(net, board, moved);
+            self.refresh::<RECORD>(net, board, moved);
             let (x, y, n) = (
                 moved.x() as isize,
                 moved.y() as isize,
@@ -105,7 +113,12 @@ impl Accumulator {
                 for k in (-REACH..=REACH).filter(|&k| k != 0) {
                     let (qx, qy) = (x + k * dx, y + k * dy);
                     if (0..n).contains(&qx) && (0..n).contains(&qy) {
-                        self.refresh_along(net, board, Pos::new(qx as usize, qy as usize), d);
+                        self.refresh_along::<RECORD>(
+                            net,
+                            board,
+                            Pos::new(qx as usize, qy as usize),
+                            d,
+                        );
                     }
                 }
             }
@@ -126,9 +139,7 @@ impl Accumulator {
         changed: impl IntoIterator<Item = Pos>,
     ) {
         self.frames.push((self.saved.len(), self.sums));
-        self.recording = true;
-        self.update(net, board, moved, changed);
-        self.recording = false;
+        self.apply::<true>(net, board, moved, changed);
     }
 
     /// Takes back the last [`Accumulator::make`] not yet undone, after [`Board::undo`] of
@@ -155,21 +166,22 @@ impl Accumulator {
     /// Records cell `i`'s state with side `s` to move before a make changes it.
     #[inline(always)]
     fn save(&mut self, s: usize, i: usize) {
-        if self.recording {
-            self.saved.push(Saved {
-                side: s as u8,
-                cell: i as u16,
-                inputs: self.inputs[s][i],
-            });
-            self.saved_sums.push(self.sums_of_cells[s][i]);
-        }
+        self.saved.push(Saved {
+            side: s as u8,
+            cell: i as u16,
+            inputs: self.inputs[s][i],
+        });
+        self.saved_sums.push(self.sums_of_cells[s][i]);
     }
 
-    /// Recomputes cell `p`'s inputs and vectors and adjusts the sums.
-    fn refresh(&mut self, net: &Network, board: &Board, p: Pos) {
+    /// Recomputes cell `p`'s inputs and vectors and adjusts the sums (saving the cell's
+    /// state first when `RECORD`).
+    fn refresh<const RECORD: bool>(&mut self, net: &Network, board: &Board, p: Pos) {
         for me in Color::ALL {
             let s = me.index();
-            self.save(s, p.index());
+            if RECORD {
+                self.save(s, p.index());
+            }
             let inputs = net.inputs(board, p, me);
             let h = net.cell_sums(self.kernel, inputs.0, inputs.1);
             self.inputs[s][p.index()] = inputs;
@@ -179,9 +191,10 @@ impl Accumulator {
     }
 
     /// Brings the inputs of cell `p` along `d` up to date (a stone on its line along `d`
-    /// came or went; a stone on `p` itself has no inputs).
+    /// came or went; a stone on `p` itself has no inputs), saving the cell's state before a
+    /// change when `RECORD`.
     #[inline(always)]
-    fn refresh_along(&mut self, net: &Network, board: &Board, p: Pos, d: Dir) {
+    fn refresh_along<const RECORD: bool>(&mut self, net: &Network, board: &Board, p: Pos, d: Dir) {
         if !board.is_empty(p) {
             return;
         }
@@ -191,7 +204,9 @@ impl Accumulator {
             let (key, row) = net.inputs_along(board, p, d, me);
             let old = (self.inputs[s][i].0[di], self.inputs[s][i].1[di]);
             if old != (key, row) {
-                self.save(s, i);
+                if RECORD {
+                    self.save(s, i);
+                }
                 let inputs = &mut self.inputs[s][i];
                 inputs.0[di] = key;
                 inputs.1[di] = row;
