@@ -66,7 +66,7 @@ pub fn run(args: Args) -> ExitCode {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let eval = args.eval.clone();
+    let eval = args.eval;
     let job = Job {
         settings: Settings {
             size: args.size,

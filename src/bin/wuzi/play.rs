@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let eval = args.eval.clone().unwrap_or_default();
+    let eval = args.eval.unwrap_or_default();
     let mut prompt = match Prompt::new() {
         Ok(p) => p,
         Err(e) => {

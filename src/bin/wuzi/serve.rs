@@ -35,7 +35,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let eval = args.eval.clone();
+    let eval = args.eval;
     let db = match args.db.as_deref().map(wuzi::db::Db::open) {
         None => None,
         Some(Ok(db)) => Some(db),
