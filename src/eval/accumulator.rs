@@ -77,7 +77,9 @@ impl Accumulator {
     /// than recomputing the cells whose patterns changed, even for a version-1 net (the
     /// bench at depth 10 under callgrind: 7.96e9 instructions against 8.82e9). Caro's
     /// patterns can change farther away (a run beyond the window), so there the changed
-    /// cells are recomputed whole too.
+    /// cells are recomputed whole too. The search uses [`Accumulator::make`] and
+    /// [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
+    #[cfg(any(test, feature = "internals"))]
     pub fn update(
         &mut self,
         net: &Network,
