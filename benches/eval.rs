@@ -1,7 +1,7 @@
 //! Criterion benches of the evaluation kernels, scalar against AVX2: move scoring over the
 //! candidate lists of mid-game positions, the threat-count term of the evaluation, and the
 //! lean-move masks of the VCF search (eight lines a call), the move picker's least-word
-//! scan, and the learned evaluation (`nets/freestyle15-gen1.wznet`): one full evaluation
+//! scan, and the learned evaluation (the built-in net): one full evaluation
 //! from scratch, and one incremental update of a make and its undo. Each bench first checks
 //! that both kernels agree.
 //!
@@ -184,8 +184,8 @@ fn bench_min_index(c: &mut Criterion) {
     g.finish();
 }
 
-/// The committed net (the bench measures its shape; any weights cost the same).
-const NET: &[u8] = include_bytes!("../nets/freestyle15-gen1.wznet");
+/// The built-in net (the bench measures its shape; any weights cost the same).
+const NET: &[u8] = wuzi::eval::choice::BUILTIN_NET;
 
 /// A version-2 net of made-up weights (the cost does not depend on them).
 fn net_v2() -> Vec<u8> {
@@ -198,7 +198,9 @@ fn net_v2() -> Vec<u8> {
 /// The net's full evaluation (every empty cell's vector, the sum, the value layers) and one
 /// make or undo's accumulator update (the cells the move re-graded, both sides to move;
 /// for a version-2 net also the cells whose line windows changed), against the classical
-/// evaluation's term above; for both versions of the net.
+/// evaluation's term above; for both versions of the net. The update is timed twice: an
+/// undo that recomputes (`make_undo_update`) and the search's recorded make and undo
+/// (`make_undo_search`); `make_undo_alone` is the board's own share of both.
 fn bench_net(c: &mut Criterion) {
     bench_net_version(c, "net", NET);
     bench_net_version(c, "net_v2", &net_v2());
@@ -243,6 +245,20 @@ fn bench_net_version(c: &mut Criterion, name: &str, file: &[u8]) {
                     changed.extend(b.last_changed());
                     b.undo();
                     acc.update(&net, b, p, changed.iter().copied());
+                }
+            }
+            black_box(accs[0].sum(wuzi::Color::Black)[0])
+        })
+    });
+    // As the search does it: the make records what it changes and the undo puts it back.
+    g.bench_function("make_undo_search", |bench| {
+        bench.iter(|| {
+            for ((b, list), acc) in pos.iter_mut().zip(accs.iter_mut()) {
+                for p in list.iter() {
+                    b.make(p);
+                    acc.make(&net, b, p, b.last_changed());
+                    b.undo();
+                    acc.undo(&net, b);
                 }
             }
             black_box(accs[0].sum(wuzi::Color::Black)[0])
