@@ -130,9 +130,9 @@ pub struct Config {
     pub seed: u64,
     /// The search's parameters (constants unless the feature `tuning` is on).
     pub params: crate::search::Params,
-    /// The evaluation: by default the built-in net where it plays (15x15 freestyle,
-    /// standard and renju, [`crate::eval::choice::builtin_plays`]), the classical one
-    /// elsewhere.
+    /// The evaluation: by default a built-in net where one plays (15x15 freestyle,
+    /// standard and renju, 20x20 freestyle: [`crate::eval::choice::builtin_plays`]), the
+    /// classical one elsewhere.
     pub eval: crate::eval::Evaluation,
 }
 

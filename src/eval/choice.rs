@@ -8,35 +8,57 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
-/// The built-in net's file (`nets/`, with its provenance in `nets/README.md`).
+/// The built-in net of 15x15 freestyle and standard (`nets/`, with its provenance in
+/// `nets/README.md`). Trained on freestyle games alone, it beat the classical evaluation
+/// under standard too (docs/strength.md, session 33; both colours of each opening, 100 ms
+/// a move): 241-152-7 over two runs from 100 balanced openings (+79 Elo; the run on a
+/// quiet machine +113 [+70, +161]).
 pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-h64.wznet");
-/// The rules the built-in net evaluates under. It was trained on freestyle games alone,
-/// yet it beat the classical evaluation under the other rules of 15x15 tournaments too
-/// (docs/strength.md, session 33; both colours of each opening, 100 ms a move): under renju
-/// 81-19 from the 50 KataGomo openings (+252 Elo [+179, +351]), under standard 241-152-7
-/// over two runs from 100 balanced openings (+79; the run on a quiet machine +113
-/// [+70, +161]). Caro uses the classical evaluation (not measured).
-pub const BUILTIN_RULES: &[Rule] = &[Rule::Freestyle, Rule::Standard, Rule::Renju];
-/// The board sizes the built-in net evaluates: its value layer reads a board sum over the
-/// empty cells, which it learned on this size; other sizes use the classical evaluation.
-pub const BUILTIN_SIZES: std::ops::RangeInclusive<usize> = 15..=15;
+/// The built-in net of 15x15 renju: [`BUILTIN_NET`] trained on for four epochs on renju
+/// games it played. Against [`BUILTIN_NET`] under renju (docs/strength.md, session 35; both
+/// colours of 200 balanced renju openings a run): +58 Elo [+28, +89] at 10,000 nodes a
+/// move; at 100 ms a move 430-359-11 over two runs, +31 [+10, +52].
+pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-gen1.wznet");
+/// The built-in net of 20x20 freestyle: [`BUILTIN_NET`] trained on for four epochs on
+/// 20x20 games it played. Against the classical evaluation at 100 ms a move
+/// (docs/strength.md, session 35; both colours of 200 balanced 20x20 openings):
+/// 231-169-0, +54 Elo [+22, +87].
+pub const BUILTIN_20_NET: &[u8] = include_bytes!("../../nets/freestyle20-gen1.wznet");
 
-/// Does the built-in net evaluate games on a `size` board under `rule`?
-pub fn builtin_plays(size: usize, rule: Rule) -> bool {
-    BUILTIN_SIZES.contains(&size) && BUILTIN_RULES.contains(&rule)
+/// Which built-in net evaluates games on a `size` board under `rule`: its index in the
+/// built-in files, or `None` for the classical evaluation. A net's value layer reads a
+/// board sum over the empty cells, which it learned on one size; caro is not measured.
+fn builtin_index(size: usize, rule: Rule) -> Option<usize> {
+    match (size, rule) {
+        (15, Rule::Freestyle | Rule::Standard) => Some(0),
+        (15, Rule::Renju) => Some(1),
+        (20, Rule::Freestyle) => Some(2),
+        _ => None,
+    }
 }
 
-/// The built-in net, read once.
-pub fn builtin() -> &'static Network {
-    static NET: OnceLock<Network> = OnceLock::new();
-    NET.get_or_init(|| Network::from_bytes(BUILTIN_NET).expect("the built-in net is a valid file"))
+/// Does a built-in net evaluate games on a `size` board under `rule`?
+pub fn builtin_plays(size: usize, rule: Rule) -> bool {
+    builtin_index(size, rule).is_some()
+}
+
+/// The built-in net of a `size` board under `rule`, read once; `None` where the classical
+/// evaluation plays.
+pub fn builtin(size: usize, rule: Rule) -> Option<&'static Network> {
+    const FILES: [&[u8]; 3] = [BUILTIN_NET, BUILTIN_RENJU_NET, BUILTIN_20_NET];
+    static NETS: [OnceLock<Network>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = builtin_index(size, rule)?;
+    Some(
+        NETS[i]
+            .get_or_init(|| Network::from_bytes(FILES[i]).expect("a built-in net is a valid file")),
+    )
 }
 
 /// The evaluation of a search.
 #[derive(Clone, Debug, Default)]
 pub enum Evaluation {
-    /// The built-in net where it plays ([`builtin_plays`]), the classical evaluation
-    /// elsewhere.
+    /// The built-in net of the board's size and rule where one plays ([`builtin_plays`]),
+    /// the classical evaluation elsewhere.
     #[default]
     Default,
     /// The classical evaluation everywhere (pattern weights over the board's counts).
@@ -49,7 +71,7 @@ impl Evaluation {
     /// The net a search on a `size` board under `rule` evaluates with; `None`: classical.
     pub fn network(&self, size: usize, rule: Rule) -> Option<&Network> {
         match self {
-            Evaluation::Default => builtin_plays(size, rule).then(builtin),
+            Evaluation::Default => builtin(size, rule),
             Evaluation::Classical => None,
             Evaluation::Net(net) => Some(net),
         }
@@ -125,7 +147,9 @@ mod tests {
         assert!(d.network(15, Rule::Freestyle).is_some());
         assert!(d.network(15, Rule::Renju).is_some());
         assert!(d.network(15, Rule::Standard).is_some());
-        assert!(d.network(20, Rule::Freestyle).is_none());
+        assert!(d.network(20, Rule::Freestyle).is_some());
+        assert!(d.network(19, Rule::Freestyle).is_none());
+        assert!(d.network(20, Rule::Renju).is_none());
         assert!(d.network(15, Rule::Caro { exact: false }).is_none());
         assert!(Evaluation::Classical.network(15, Rule::Freestyle).is_none());
         assert_eq!(
@@ -133,6 +157,13 @@ mod tests {
             "classical"
         );
         assert!(d.describe(15, Rule::Freestyle).starts_with("net "));
+        // Renju and 20x20 have nets of their own; standard plays with freestyle's.
+        let hash = |size, rule| d.network(size, rule).unwrap().hash();
+        let freestyle = hash(15, Rule::Freestyle);
+        assert_eq!(hash(15, Rule::Standard), freestyle);
+        assert_ne!(hash(15, Rule::Renju), freestyle);
+        assert_ne!(hash(20, Rule::Freestyle), freestyle);
+        assert_ne!(hash(20, Rule::Freestyle), hash(15, Rule::Renju));
     }
 
     #[test]
@@ -146,7 +177,7 @@ mod tests {
         let Evaluation::Net(net) = Evaluation::from_arg(path).unwrap() else {
             panic!("a net");
         };
-        assert_eq!(net.hash(), builtin().hash());
+        assert_eq!(net.hash(), builtin(15, Rule::Freestyle).unwrap().hash());
         assert!(matches!(
             Evaluation::from_arg("classical"),
             Ok(Evaluation::Classical)
