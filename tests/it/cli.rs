@@ -207,17 +207,18 @@ fn the_brain_takes_a_net_file_or_refuses_it() {
     let out = run(BRAIN, &["--eval", readme], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("not a wuzi net file"));
-    // The default: the built-in net on 15x15 freestyle, the classical evaluation on 20x20;
-    // `--eval classical` everywhere.
-    let out = run(BRAIN, &[], "ABOUT\nSTART 20\nABOUT\nEND\n");
+    // The default: the built-in nets on 15x15 and 20x20 freestyle, the classical
+    // evaluation on 19x19; `--eval classical` everywhere.
+    let out = run(BRAIN, &[], "ABOUT\nSTART 20\nABOUT\nSTART 19\nABOUT\nEND\n");
     let about: Vec<String> = text(&out.stdout)
         .lines()
         .filter(|l| l.starts_with("name="))
         .map(str::to_string)
         .collect();
-    assert_eq!(about.len(), 2, "{about:?}");
+    assert_eq!(about.len(), 3, "{about:?}");
     assert!(about[0].contains("net 6db8738d9d50e259"), "{about:?}");
-    assert!(about[1].contains("classical"), "{about:?}");
+    assert!(about[1].contains("net 0431ab93470e19c2"), "{about:?}");
+    assert!(about[2].contains("classical"), "{about:?}");
     let out = run(BRAIN, &["--eval", "classical"], "ABOUT\nEND\n");
     assert!(
         text(&out.stdout).contains("version=\"0.1.0 classical\""),
