@@ -131,7 +131,7 @@ pub struct Config {
     /// The search's parameters (constants unless the feature `tuning` is on).
     pub params: crate::search::Params,
     /// The evaluation: by default a built-in net where one plays (15x15 freestyle,
-    /// standard and renju, 20x20 freestyle: [`crate::eval::choice::builtin_plays`]), the
+    /// standard and renju, 20x20 freestyle: [`crate::eval::choice::builtin`]), the
     /// classical one elsewhere.
     pub eval: crate::eval::Evaluation,
 }

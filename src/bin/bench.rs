@@ -36,9 +36,9 @@ struct Args {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
-    /// renju, the classical evaluation elsewhere), `classical`, or a net file (a change
-    /// changes the signature).
+    /// The evaluation: `default` (a built-in net where one plays, nets/README.md; the
+    /// classical evaluation elsewhere), `classical`, or a net file (a change changes the
+    /// signature).
     #[arg(long, value_name = "EVAL", default_value = "default",
           value_parser = wuzi::eval::Evaluation::from_arg)]
     eval: wuzi::eval::Evaluation,
@@ -56,16 +56,28 @@ fn main() {
         hash_mb: args.hash as usize,
         ..Config::default()
     };
-    config.eval = args.eval.clone();
-    // The bench positions are 15x15, freestyle, standard and renju.
-    let (freestyle, other) = (
-        config.eval.describe(15, wuzi::Rule::Freestyle),
-        config.eval.describe(15, wuzi::Rule::Renju),
-    );
-    let eval = if freestyle == other {
-        freestyle
-    } else {
-        format!("{freestyle} (freestyle), {other} (standard, renju)")
+    config.eval = args.eval;
+    // The bench positions are 15x15, freestyle, standard and renju: each evaluation once,
+    // with the rules it plays (standard shares freestyle's built-in net, renju has its own).
+    let mut evals: Vec<(String, Vec<&str>)> = Vec::new();
+    for (rule, name) in [
+        (wuzi::Rule::Freestyle, "freestyle"),
+        (wuzi::Rule::Standard, "standard"),
+        (wuzi::Rule::Renju, "renju"),
+    ] {
+        let eval = config.eval.describe(15, rule);
+        match evals.iter_mut().find(|(e, _)| *e == eval) {
+            Some((_, rules)) => rules.push(name),
+            None => evals.push((eval, vec![name])),
+        }
+    }
+    let eval = match evals.as_slice() {
+        [(eval, _)] => eval.clone(),
+        _ => evals
+            .iter()
+            .map(|(eval, rules)| format!("{eval} ({})", rules.join(", ")))
+            .collect::<Vec<_>>()
+            .join(", "),
     };
     #[cfg(feature = "tuning")]
     for kv in &args.sets {

@@ -33,8 +33,8 @@ struct Args {
     /// seeded from the clock, for play against people.
     #[arg(long, value_name = "N", value_parser = margin)]
     vary: Option<Margin>,
-    /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
-    /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/);
+    /// The evaluation: `default` (a built-in net where one plays, nets/README.md; the
+    /// classical evaluation elsewhere), `classical`, or a net file (nets/);
     /// ABOUT names a net by its hash.
     #[arg(long, value_name = "EVAL", default_value = "default",
           value_parser = wuzi::eval::Evaluation::from_arg)]

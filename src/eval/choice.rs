@@ -25,29 +25,18 @@ pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-gen1.wzn
 /// 231-169-0, +54 Elo [+22, +87].
 pub const BUILTIN_20_NET: &[u8] = include_bytes!("../../nets/freestyle20-gen1.wznet");
 
-/// Which built-in net evaluates games on a `size` board under `rule`: its index in the
-/// built-in files, or `None` for the classical evaluation. A net's value layer reads a
-/// board sum over the empty cells, which it learned on one size; caro is not measured.
-fn builtin_index(size: usize, rule: Rule) -> Option<usize> {
-    match (size, rule) {
-        (15, Rule::Freestyle | Rule::Standard) => Some(0),
-        (15, Rule::Renju) => Some(1),
-        (20, Rule::Freestyle) => Some(2),
-        _ => None,
-    }
-}
-
-/// Does a built-in net evaluate games on a `size` board under `rule`?
-pub fn builtin_plays(size: usize, rule: Rule) -> bool {
-    builtin_index(size, rule).is_some()
-}
-
 /// The built-in net of a `size` board under `rule`, read once; `None` where the classical
-/// evaluation plays.
+/// evaluation plays. A net's value layer reads a board sum over the empty cells, which it
+/// learned on one size; caro is not measured.
 pub fn builtin(size: usize, rule: Rule) -> Option<&'static Network> {
     const FILES: [&[u8]; 3] = [BUILTIN_NET, BUILTIN_RENJU_NET, BUILTIN_20_NET];
     static NETS: [OnceLock<Network>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let i = builtin_index(size, rule)?;
+    let i = match (size, rule) {
+        (15, Rule::Freestyle | Rule::Standard) => 0,
+        (15, Rule::Renju) => 1,
+        (20, Rule::Freestyle) => 2,
+        _ => return None,
+    };
     Some(
         NETS[i]
             .get_or_init(|| Network::from_bytes(FILES[i]).expect("a built-in net is a valid file")),
@@ -57,8 +46,8 @@ pub fn builtin(size: usize, rule: Rule) -> Option<&'static Network> {
 /// The evaluation of a search.
 #[derive(Clone, Debug, Default)]
 pub enum Evaluation {
-    /// The built-in net of the board's size and rule where one plays ([`builtin_plays`]),
-    /// the classical evaluation elsewhere.
+    /// The built-in net of the board's size and rule where one plays ([`builtin`]), the
+    /// classical evaluation elsewhere.
     #[default]
     Default,
     /// The classical evaluation everywhere (pattern weights over the board's counts).

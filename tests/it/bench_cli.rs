@@ -106,6 +106,9 @@ fn a_closed_stdout_ends_the_run_quietly() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     let (first, _) = first_line(&["--depth", "2"]);
     assert!(first.contains("evaluation net "), "{first}");
+    // Standard shares freestyle's built-in net; renju has its own.
+    assert!(first.contains(" (freestyle, standard), net "), "{first}");
+    assert!(first.contains(" (renju)"), "{first}");
 }
 
 /// `--eval` with a file that is not a net is refused (exit 2).

@@ -16,8 +16,8 @@ pub struct Args {
     /// docs/db.md); `db` at the prompt shows what it knows.
     #[arg(long, value_name = "FILE")]
     pub db: Option<std::path::PathBuf>,
-    /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
-    /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/).
+    /// The evaluation: `default` (a built-in net where one plays, nets/README.md; the
+    /// classical evaluation elsewhere), `classical`, or a net file (nets/).
     #[arg(long, value_name = "EVAL", value_parser = wuzi::eval::Evaluation::from_arg)]
     pub eval: Option<wuzi::eval::Evaluation>,
 }

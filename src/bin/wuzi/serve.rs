@@ -23,8 +23,8 @@ pub struct Args {
     /// Most searches at once (more are refused with "busy"); default: the number of cores.
     #[arg(long)]
     max_searches: Option<usize>,
-    /// The evaluation: `default` (the built-in net on 15x15 freestyle, standard and
-    /// renju, the classical evaluation elsewhere), `classical`, or a net file (nets/).
+    /// The evaluation: `default` (a built-in net where one plays, nets/README.md; the
+    /// classical evaluation elsewhere), `classical`, or a net file (nets/).
     #[arg(long, value_name = "EVAL", default_value = "default",
           value_parser = wuzi::eval::Evaluation::from_arg)]
     eval: wuzi::eval::Evaluation,
