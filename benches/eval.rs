@@ -187,29 +187,16 @@ fn bench_min_index(c: &mut Criterion) {
 /// The built-in net (the bench measures its shape; any weights cost the same).
 const NET: &[u8] = wuzi::eval::choice::BUILTIN_NET;
 
-/// A version-2 net of made-up weights (the cost does not depend on them).
-fn net_v2() -> Vec<u8> {
-    let w: Vec<f32> = (0..wuzi::eval::net::WEIGHTS_V2)
-        .map(|i| ((i * 7919) % 200) as f32 / 400.0 - 0.25)
-        .collect();
-    wuzi::eval::net::file_from_floats(&w)
-}
-
 /// The net's full evaluation (every empty cell's vector, the sum, the value layers) and one
-/// make or undo's accumulator update (the cells the move re-graded, both sides to move;
-/// for a version-2 net also the cells whose line windows changed), against the classical
-/// evaluation's term above; for both versions of the net. The update is timed twice: an
-/// undo that recomputes (`make_undo_update`) and the search's recorded make and undo
-/// (`make_undo_search`); `make_undo_alone` is the board's own share of both.
+/// make or undo's accumulator update (the cells within reach of the move along its lines,
+/// both sides to move), against the classical evaluation's term above. The update is timed
+/// twice: an undo that recomputes (`make_undo_update`) and the search's recorded make and
+/// undo (`make_undo_search`); `make_undo_alone` is the board's own share of both.
 fn bench_net(c: &mut Criterion) {
-    bench_net_version(c, "net", NET);
-    bench_net_version(c, "net_v2", &net_v2());
-}
-
-fn bench_net_version(c: &mut Criterion, name: &str, file: &[u8]) {
     use wuzi::eval::accumulator::Accumulator;
     use wuzi::eval::net::Network;
-    let net = Network::from_bytes(file).expect("a net file");
+    let name = "net";
+    let net = Network::from_bytes(NET).expect("a net file");
     let mut pos = setup();
     for (b, _) in &pos {
         let s = |k| net.value_logit(&net.board_sum(k, b));

@@ -40,11 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     v_loss = p_loss = 0.0
     hits = 0
     for i, r in enumerate(rec):
-        rows = r["rows"] if f.windows and "windows" in params else None
-        if "windows" in params and rows is None:
-            print("check_net.py: a net with windows needs a feature file with window rows", file=sys.stderr)
-            return 2
-        z, p_win, logits, probs = netfile.reference_forward(params, r["keys"], rows=rows)
+        z, p_win, logits, probs = netfile.reference_forward(params, r["keys"])
         t = model.LAMBDA * (int(r["result"]) + 1) / 2 + (1 - model.LAMBDA) / (1 + np.exp(-int(r["score"]) / model.SCORE_SCALE))
         v_loss += -(t * np.log(p_win) + (1 - t) * np.log(1 - p_win))
         best = int(r["best"])

@@ -34,23 +34,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quant-epochs", type=int, default=d.quant_epochs,
                     help="last epochs trained with the weights rounded as the inference rounds them")
     ap.add_argument("--no-validate", action="store_true", help="skip checking every record's contents")
-    ap.add_argument("--window-lr-mult", type=float, default=d.window_lr_mult,
-                    help="the window table's learning rate as a multiple of --lr")
-    ap.add_argument("--policy-windows", action="store_true",
-                    help="a version-3 net: the window table feeds the policy alone")
-    ap.add_argument("--no-windows", action="store_true",
-                    help="train a version-1 net (no window table) even from data with window rows")
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
     ap.add_argument("--init", metavar="NET",
-                    help="start from this net file (its shape: hidden width, window table) "
-                         "instead of random weights")
+                    help="start from this net file (its shape: hidden width) instead of "
+                         "random weights")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
-        policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, windows=not a.no_windows,
-        window_lr_mult=a.window_lr_mult, policy_windows=a.policy_windows, hidden=a.hidden,
+        policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, hidden=a.hidden,
         init=a.init,
     )
     t0 = time.perf_counter()

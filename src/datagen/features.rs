@@ -1,35 +1,31 @@
 //! Training positions as the network's inputs (`wuzi features`): every searched position of
 //! self-play games, written as fixed-size records the trainer (`train/`) reads directly.
 //!
-//! A file is the 8-byte magic [`MAGIC`], a 12-byte header (board size, key count,
-//! directions, a reserved byte, the record count as `u32`, the window rows as `u32`), then
-//! the records. A record is, for each cell (`y * size + x`) and each direction of
-//! `Dir::ALL`, one key byte ([`keys`]; [`OCCUPIED`] for a stone); then for each cell and
-//! direction its window row (`eval::window`, `u16`; [`OCCUPIED_ROW`] for a stone);
-//! then the best move's cell (`u16`), the search's score for the side to move (`i16`), the
+//! A file is the 8-byte magic [`MAGIC`], an 8-byte header (board size, key count,
+//! directions, a reserved byte, the record count as `u32`), then the records. A record is,
+//! for each cell (`y * size + x`) and each direction of `Dir::ALL`, one key byte ([`keys`];
+//! [`OCCUPIED`] for a stone); then the best move's cell (`u16`), the search's score for the side to move (`i16`), the
 //! game's result for the side to move (`i8`: 1 won, 0 drawn, -1 lost) and a reserved byte.
 //! `docs/training.md` documents it for the trainer.
 
 use super::format::Game;
 use crate::board::Board;
-use crate::eval::window;
 use crate::types::Pos;
 
-/// The first bytes of a feature file: the format's name and version.
-pub const MAGIC: [u8; 8] = *b"WUZIFEA2";
+/// The first bytes of a feature file: the format's name and version. (Version 2 added the
+/// cells' line windows, for the window nets that were dropped: this is version 1 again.)
+pub const MAGIC: [u8; 8] = *b"WUZIFEA1";
 pub use crate::eval::net::{keys, KEYS, PATTERNS};
 /// The key byte of an occupied cell.
 pub const OCCUPIED: u8 = 255;
-/// The window row of an occupied cell.
-pub const OCCUPIED_ROW: u16 = u16::MAX;
 /// Bytes after a record's keys: best move, score, result, reserved.
 pub const TAIL_BYTES: usize = 6;
 
 /// Bytes of the magic and the header.
-pub const HEADER_BYTES: usize = 20;
+pub const HEADER_BYTES: usize = 16;
 /// Bytes of one record on a `size` board.
 pub fn record_bytes(size: usize) -> usize {
-    (4 + 8) * size * size + TAIL_BYTES
+    4 * size * size + TAIL_BYTES
 }
 
 /// The file header for `records` records on a `size` board.
@@ -37,7 +33,6 @@ pub fn header(size: usize, records: u32) -> Vec<u8> {
     let mut h = MAGIC.to_vec();
     h.extend_from_slice(&[size as u8, KEYS as u8, 4, 0]);
     h.extend_from_slice(&records.to_le_bytes());
-    h.extend_from_slice(&(window::ROWS as u32).to_le_bytes());
     h
 }
 
@@ -50,23 +45,13 @@ pub fn write_game(game: &Game, out: &mut Vec<u8>) -> usize {
     for (i, ply) in game.plies.iter().enumerate() {
         if i >= game.opening && !ply.best.is_none() && board.is_empty(ply.best) {
             let me = board.to_move();
-            let cells = || (0..size).flat_map(|y| (0..size).map(move |x| Pos::new(x, y)));
-            for p in cells() {
+            let cells = (0..size).flat_map(|y| (0..size).map(move |x| Pos::new(x, y)));
+            for p in cells {
                 out.extend(if board.is_empty(p) {
                     keys(&board, p, me)
                 } else {
                     [OCCUPIED; 4]
                 });
-            }
-            for p in cells() {
-                let rows = if board.is_empty(p) {
-                    window::rows_of(&board, p, me)
-                } else {
-                    [OCCUPIED_ROW; 4]
-                };
-                for r in rows {
-                    out.extend_from_slice(&r.to_le_bytes());
-                }
             }
             let best = (ply.best.y() * size + ply.best.x()) as u16;
             let result: i8 = match game.outcome.winner() {
@@ -132,15 +117,7 @@ mod tests {
         assert_eq!(cell(7, 7, 2), OCCUPIED);
         // White (not to move) makes an open three at 9,8 along the row.
         assert_eq!(cell(9, 8, 0) as usize % PATTERNS, Pattern::F3 as usize);
-        let row = |x: usize, y: usize, d: usize| {
-            let at = 4 * 225 + 2 * (4 * (y * 15 + x) + d);
-            u16::from_le_bytes([out[at], out[at + 1]])
-        };
-        assert_eq!(row(0, 0, 1), OCCUPIED_ROW);
-        // 10,7 has black's three at offsets -3..-1 along the row, nothing along the column.
-        assert!((row(10, 7, 0) as usize) < window::ROWS);
-        assert_ne!(row(10, 7, 0), row(10, 7, 1));
-        let tail = &out[12 * 225..];
+        let tail = &out[4 * 225..];
         assert_eq!(u16::from_le_bytes([tail[0], tail[1]]), 7 * 15 + 10);
         assert_eq!(i16::from_le_bytes([tail[2], tail[3]]), 29_997);
         assert_eq!(tail[4] as i8, -1, "black to move, white won");

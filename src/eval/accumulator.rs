@@ -2,17 +2,19 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{Network, Sums, FEATURES};
+use super::net::{Network, FEATURES};
 use crate::board::Board;
 use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
 
 /// How far along a line a stone changes the inputs of other cells: a line pattern reads
-/// five cells each way (the board's table keys), a window four.
+/// five cells each way (the board's table keys).
 const REACH: isize = 5;
 
-/// A cell's four keys and four window rows.
-type Inputs = ([u8; 4], [u16; 4]);
+/// A cell's four keys.
+type Inputs = [u8; 4];
+/// A cell's unclipped sum of its key vectors.
+type Sum = [i16; FEATURES];
 
 /// A cell's place and inputs before a [`Accumulator::make`] changed them, for its undo.
 #[derive(Clone)]
@@ -26,18 +28,18 @@ struct Saved {
 /// The network's inputs of a board, kept up to date move by move.
 #[derive(Clone)]
 pub struct Accumulator {
-    /// Per side to move, per cell: the unclipped sums of its vectors (zero for a stone).
-    sums_of_cells: [Vec<Sums>; 2],
-    /// Per side to move, per cell: its four keys and four window rows.
+    /// Per side to move, per cell: the unclipped sum of its vectors (zero for a stone).
+    sums_of_cells: [Vec<Sum>; 2],
+    /// Per side to move, per cell: its four keys.
     inputs: [Vec<Inputs>; 2],
     /// Per side to move: the sum of its cells' value vectors (clipped).
     sums: [[i32; FEATURES]; 2],
     kernel: Kernel,
     /// The cells the makes not yet undone changed, as they were before ([`Accumulator::make`]),
-    /// and their sums, in a vector of their own: 128 bytes copy inline, where records of
-    /// 144 bytes were copied by calls to `memcpy` (callgrind).
+    /// and their sums, in a vector of their own (records of sums and inputs together were
+    /// copied by calls to `memcpy`; callgrind).
     saved: Vec<Saved>,
-    saved_sums: Vec<Sums>,
+    saved_sums: Vec<Sum>,
     /// Per make not yet undone: where its cells start in `saved`, and the board sums before it.
     frames: Vec<(usize, [[i32; FEATURES]; 2])>,
 }
@@ -55,7 +57,7 @@ impl Accumulator {
         // a small `max_memory` counts every kilobyte).
         let cells = (board.size() * STRIDE).min(CELLS);
         let mut acc = Accumulator {
-            sums_of_cells: [vec![Sums::default(); cells], vec![Sums::default(); cells]],
+            sums_of_cells: [vec![[0; FEATURES]; cells], vec![[0; FEATURES]; cells]],
             inputs: [vec![stone; cells], vec![stone; cells]],
             sums: [[0; FEATURES]; 2],
             kernel,
@@ -73,9 +75,9 @@ impl Accumulator {
     /// [`Board::undo`] of it, with the cells whose line patterns the move changed
     /// ([`Board::last_changed`], collected before an undo). A stone changes the inputs of
     /// the cells within five steps along its four lines, and of each only along that line:
-    /// one key and (versions 2 and 3) one window row, a row operation each. That costs less
-    /// than recomputing the cells whose patterns changed, even for a version-1 net (the
-    /// bench at depth 10 under callgrind: 7.96e9 instructions against 8.82e9). Caro's
+    /// one key, a row operation. That costs less than recomputing the cells whose patterns
+    /// changed (the bench at depth 10 under callgrind: 7.96e9 instructions against
+    /// 8.82e9). Caro's
     /// patterns can change farther away (a run beyond the window), so there the changed
     /// cells are recomputed whole too. The search uses [`Accumulator::make`] and
     /// [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
@@ -185,7 +187,7 @@ impl Accumulator {
                 self.save(s, p.index());
             }
             let inputs = net.inputs(board, p, me);
-            let h = net.cell_sums(self.kernel, inputs.0, inputs.1);
+            let h = net.cell_sum(self.kernel, inputs);
             self.inputs[s][p.index()] = inputs;
             let slot = &mut self.sums_of_cells[s][p.index()];
             net.set(self.kernel, slot, &mut self.sums[s], &h);
@@ -203,17 +205,15 @@ impl Accumulator {
         let (i, di) = (p.index(), d as usize);
         for me in Color::ALL {
             let s = me.index();
-            let (key, row) = net.inputs_along(board, p, d, me);
-            let old = (self.inputs[s][i].0[di], self.inputs[s][i].1[di]);
-            if old != (key, row) {
+            let key = super::net::key(board, p, me, d);
+            let old = self.inputs[s][i][di];
+            if old != key {
                 if RECORD {
                     self.save(s, i);
                 }
-                let inputs = &mut self.inputs[s][i];
-                inputs.0[di] = key;
-                inputs.1[di] = row;
+                self.inputs[s][i][di] = key;
                 let h = &mut self.sums_of_cells[s][i];
-                net.change(self.kernel, h, &mut self.sums[s], old, (key, row));
+                net.change(self.kernel, h, &mut self.sums[s], old, key);
             }
         }
     }
@@ -226,7 +226,7 @@ impl Accumulator {
     /// Cell `p`'s clipped vector with `me` to move, the policy's input (zero for a stone).
     #[inline(always)]
     pub fn cell(&self, me: Color, p: Pos) -> [i16; FEATURES] {
-        self.sums_of_cells[me.index()][p.index()].clipped()
+        super::net::clip(&self.sums_of_cells[me.index()][p.index()])
     }
 
     /// The value logit for the side to move.
@@ -250,7 +250,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::{random_net, random_net_v2, random_net_v3};
+    use crate::eval::net::random_net;
     use crate::movegen::{generate, GenKind, MoveList};
     use crate::types::Rule;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -263,7 +263,7 @@ mod tests {
     /// recorded [`Accumulator::make`]), the second by recomputing ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
-        let nets = [random_net(5), random_net_v2(5), random_net_v3(5)]
+        let nets = [random_net(5), random_net(6), random_net(7)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         for (g, rule) in Rule::ALL.into_iter().cycle().take(30).enumerate() {

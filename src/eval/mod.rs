@@ -4,7 +4,7 @@
 //! one with [`Evaluation`]; the rest is internal.
 
 pub mod choice;
-internal!(accumulator, net, order, term, window);
+internal!(accumulator, net, order, term);
 
 pub use choice::Evaluation;
 pub use order::{move_score, OrderWeights};

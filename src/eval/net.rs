@@ -4,11 +4,8 @@
 //! For the side to move, each empty cell has four keys, one per direction: the line pattern
 //! the side to move would make there times [`PATTERNS`] plus the other side's (the keys of
 //! `datagen::features`). A key selects a learned vector of [`FEATURES`] lanes, shared by the
-//! four directions. A version-2 net adds a second vector per direction, selected by the
-//! exact contents of the line window ([`super::window`]). A cell's vector is the sum of its
-//! four (or eight), clipped to `[0, 1]`. A version-3 net has version 2's tables, but its
-//! windows feed the policy alone: the value reads the cells' key vectors. The board sum of
-//! the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
+//! four directions. A cell's vector is the sum of its four, clipped to `[0, 1]`. The board
+//! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
 //! ([`HIDDEN`] in the nets built in; a file says how many) to one logit: the side to move's
 //! winning chances. A cell's vector dotted with one weight vector is its policy logit: how
 //! likely the move is best.
@@ -18,19 +15,13 @@
 //! the policy weights likewise. The last layers run in `f32`, lane by lane in a fixed order,
 //! so every kernel gives the same bits.
 
-use super::window;
 use crate::board::Board;
 use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos};
 use thiserror::Error;
 
-/// The first bytes of a version-1 net file: the format's name and version.
+/// The first bytes of a net file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"WUZINET1";
-/// The first bytes of a version-2 net file (with the window table).
-pub const MAGIC_V2: [u8; 8] = *b"WUZINET2";
-/// The first bytes of a version-3 net file (version 2's layout; the windows feed the policy
-/// alone).
-pub const MAGIC_V3: [u8; 8] = *b"WUZINET3";
 /// Line patterns per side (dead to five), as in `datagen::features`.
 pub const PATTERNS: usize = 12;
 /// Keys: a pattern of the side to move and one of the other side.
@@ -46,8 +37,8 @@ pub const MAX_HIDDEN: usize = 256;
 /// divisor, as in training; a mean would make a stone's worth depend on the empty cells).
 pub const VALUE_DIVISOR: f32 = 32.0;
 /// Fixed-point scale of the key vectors and policy weights: 1.0 is this many units. A lane
-/// sums at most eight vectors (four with a version-1 net), and trained weights stay well
-/// inside `i16 / (8 * QUANT)`, which the loader checks.
+/// sums four vectors, and trained weights stay well inside `i16 / (4 * QUANT)`, which the
+/// loader checks.
 pub const QUANT: i32 = 64;
 /// The trailer word of a net file.
 const TRAILER: u32 = 0x00C0_FFEE;
@@ -55,11 +46,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`], [`MAGIC_V2`] or [`MAGIC_V3`].
-    #[error("not a wuzi net file (it does not start with WUZINET1, WUZINET2 or WUZINET3)")]
+    /// It does not start with [`MAGIC`].
+    #[error("not a wuzi net file of this version (it does not start with WUZINET1)")]
     Magic,
     /// Its shape is not this version's.
-    #[error("the net has {keys} keys, {features} features, {hidden} hidden units and {windows} window rows; this wuzi reads {KEYS}, {FEATURES}, 1 to {MAX_HIDDEN} and {} (or none)", window::ROWS)]
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS}, {FEATURES} and 1 to {MAX_HIDDEN}")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -67,8 +58,6 @@ pub enum NetError {
         features: u32,
         /// Hidden units in the file.
         hidden: u32,
-        /// Window rows in the file (0 for version 1).
-        windows: u32,
     },
     /// Its length is not what its shape needs.
     #[error("the net file has {got} bytes; its shape needs {expected}")]
@@ -97,11 +86,6 @@ pub struct Network {
     /// Per key, its vector in units of 1/[`QUANT`]; the last row (key [`KEYS`]) is zero, for
     /// occupied cells.
     embed: Vec<[i16; FEATURES]>,
-    /// Version 2: per window row its vector, the last row ([`window::NONE`]) zero; empty
-    /// for a version-1 net.
-    windows: Vec<[i16; FEATURES]>,
-    /// Version 3: the windows feed the policy alone.
-    policy_windows: bool,
     /// The hidden layer's weights, input-major: `hidden_w[i * h + j]` from lane `i` to unit
     /// `j`, for `h` units (`hidden_b.len()`).
     hidden_w: Vec<f32>,
@@ -115,59 +99,43 @@ pub struct Network {
     hash: u64,
 }
 
-/// Bytes of a file with `hidden` units: magic, three shape words (four with windows), the
-/// weights (the window table after the key table), the trailer.
-pub const fn file_bytes(windows: bool, hidden: usize) -> usize {
-    let v1 = 8 + 12 + 4 * (KEYS * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4;
-    if windows {
-        v1 + 4 + 4 * window::ROWS * FEATURES
-    } else {
-        v1
-    }
+/// Bytes of a file with `hidden` units: magic, three shape words, the weights, the trailer.
+pub const fn file_bytes(hidden: usize) -> usize {
+    8 + 12 + 4 * (KEYS * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4
 }
-/// Bytes of a version-1 file of [`HIDDEN`] units (for tests and tools).
+/// Bytes of a file of [`HIDDEN`] units (for tests and tools).
 #[cfg(any(test, feature = "internals"))]
-pub const FILE_BYTES: usize = file_bytes(false, HIDDEN);
-/// Bytes of a version-2 file of [`HIDDEN`] units (for tests and tools).
-#[cfg(any(test, feature = "internals"))]
-pub const FILE_BYTES_V2: usize = file_bytes(true, HIDDEN);
+pub const FILE_BYTES: usize = file_bytes(HIDDEN);
 
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let v3 = bytes.starts_with(&MAGIC_V3);
-        let v2 = v3 || bytes.starts_with(&MAGIC_V2);
-        if !v2 && !bytes.starts_with(&MAGIC) {
+        if !bytes.starts_with(&MAGIC) {
             return Err(NetError::Magic);
         }
-        let start = if v2 { 24 } else { 20 };
+        let start = 20;
         let word = |at: usize| {
             bytes
                 .get(at..at + 4)
                 .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
         };
-        let windows = if v2 { word(20) } else { Some(0) };
-        let (Some(keys), Some(features), Some(hidden), Some(windows)) =
-            (word(8), word(12), word(16), windows)
-        else {
+        let (Some(keys), Some(features), Some(hidden)) = (word(8), word(12), word(16)) else {
             return Err(NetError::Length {
-                expected: file_bytes(v2, HIDDEN),
+                expected: file_bytes(HIDDEN),
                 got: bytes.len(),
             });
         };
-        let rows = if v2 { window::ROWS as u32 } else { 0 };
-        if (keys, features, windows) != (KEYS as u32, FEATURES as u32, rows)
+        if (keys, features) != (KEYS as u32, FEATURES as u32)
             || !(1..=MAX_HIDDEN as u32).contains(&hidden)
         {
             return Err(NetError::Shape {
                 keys,
                 features,
                 hidden,
-                windows,
             });
         }
         let h = hidden as usize;
-        let file_bytes = file_bytes(v2, h);
+        let file_bytes = file_bytes(h);
         if bytes.len() != file_bytes {
             return Err(NetError::Length {
                 expected: file_bytes,
@@ -190,9 +158,8 @@ impl Network {
             at += n;
             (at - n, s)
         };
-        // Four (or eight) summed vectors and the activation must stay inside i16.
-        let summed = if v2 { 8 } else { 4 };
-        let limit = i16::MAX as f32 / (summed * QUANT) as f32 - 1.0;
+        // Four summed vectors and the activation must stay inside i16.
+        let limit = i16::MAX as f32 / (4 * QUANT) as f32 - 1.0;
         let quant = |base: usize, s: &[f32]| -> Result<Vec<i16>, NetError> {
             s.iter()
                 .enumerate()
@@ -214,15 +181,6 @@ impl Network {
         for (k, row) in embed.iter_mut().take(KEYS).enumerate() {
             row.copy_from_slice(&e[k * FEATURES..(k + 1) * FEATURES]);
         }
-        let mut windows = Vec::new();
-        if v2 {
-            let (base, w) = take(window::ROWS * FEATURES);
-            let w = quant(base, w)?;
-            windows = vec![[0i16; FEATURES]; window::ROWS + 1];
-            for (k, row) in windows.iter_mut().take(window::ROWS).enumerate() {
-                row.copy_from_slice(&w[k * FEATURES..(k + 1) * FEATURES]);
-            }
-        }
         // The file is unit-major (the trainer's layout); the inference reads input-major.
         let (_, w1) = take(h * FEATURES);
         let mut hidden_w = vec![0f32; FEATURES * h];
@@ -240,8 +198,6 @@ impl Network {
         let policy_b = take(1).1[0];
         Ok(Network {
             embed,
-            windows,
-            policy_windows: v3,
             hidden_w,
             hidden_b,
             out_w,
@@ -257,56 +213,21 @@ impl Network {
         self.hash
     }
 
-    /// Does the net read line windows (a version-2 net)?
+    /// The inputs of cell `p` of `board` with `me` to move: its four keys ([`KEYS`] for a
+    /// stone).
     #[inline(always)]
-    pub fn has_windows(&self) -> bool {
-        !self.windows.is_empty()
-    }
-
-    /// The inputs of cell `p` of `board` with `me` to move: its four keys and four window
-    /// rows ([`KEYS`] and [`window::NONE`] for a stone; the rows [`window::NONE`] with a
-    /// version-1 net).
-    #[inline(always)]
-    pub fn inputs(&self, board: &Board, p: Pos, me: Color) -> ([u8; 4], [u16; 4]) {
-        if !board.is_empty(p) {
-            ([KEYS as u8; 4], [window::NONE; 4])
-        } else if self.has_windows() {
-            (keys(board, p, me), window::rows_of(board, p, me))
+    pub fn inputs(&self, board: &Board, p: Pos, me: Color) -> [u8; 4] {
+        if board.is_empty(p) {
+            keys(board, p, me)
         } else {
-            (keys(board, p, me), [window::NONE; 4])
+            [KEYS as u8; 4]
         }
     }
 
-    /// The inputs of the empty cell `p` along `d` alone, with `me` to move: its key and
-    /// window row ([`window::NONE`] with a version-1 net).
+    /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
     #[inline(always)]
-    pub fn inputs_along(&self, board: &Board, p: Pos, d: Dir, me: Color) -> (u8, u16) {
-        let row = if self.has_windows() {
-            window::row(&board.window(p, d, me))
-        } else {
-            window::NONE
-        };
-        (key(board, p, me, d), row)
-    }
-
-    /// Do the windows feed the value as well as the policy (version 2)?
-    #[inline(always)]
-    pub fn windows_in_value(&self) -> bool {
-        self.has_windows() && !self.policy_windows
-    }
-
-    /// The clipped vector of cell `p` of `board` with `me` to move that the value sums;
-    /// zero for a stone.
-    #[inline(always)]
-    pub fn value_cell_at(
-        &self,
-        kernel: Kernel,
-        board: &Board,
-        p: Pos,
-        me: Color,
-    ) -> [i16; FEATURES] {
-        let (keys, rows) = self.inputs(board, p, me);
-        value_vector(&self.cell_sums(kernel, keys, rows), self.windows_in_value())
+    pub fn cell_at(&self, kernel: Kernel, board: &Board, p: Pos, me: Color) -> [i16; FEATURES] {
+        self.cell(kernel, self.inputs(board, p, me))
     }
 
     /// The vector of key `k` ([`KEYS`] and beyond: zero).
@@ -315,82 +236,62 @@ impl Network {
         &self.embed[(k as usize).min(KEYS)]
     }
 
-    /// The vector of window row `r` ([`window::NONE`] and beyond, or a version-1 net: zero).
+    /// A cell's unclipped sum of its key vectors: the accumulator keeps it, so that a change
+    /// of one key is one row operation.
     #[inline(always)]
-    fn window_row(&self, r: u16) -> &[i16; FEATURES] {
-        match self.windows.get(r as usize) {
-            Some(row) => row,
-            None => &self.embed[KEYS],
-        }
+    pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
+        sum4(kernel, keys.map(|k| self.key_row(k)))
     }
 
-    /// A cell's unclipped sums of its key vectors and of its window vectors, from its
-    /// inputs: the accumulator keeps them so that a change of one input is two row
-    /// operations.
-    #[inline(always)]
-    pub fn cell_sums(&self, kernel: Kernel, keys: [u8; 4], rows: [u16; 4]) -> Sums {
-        let windows = if self.has_windows() {
-            sum4(kernel, rows.map(|r| self.window_row(r)))
-        } else {
-            [0; FEATURES]
-        };
-        Sums {
-            keys: sum4(kernel, keys.map(|k| self.key_row(k))),
-            windows,
-        }
-    }
-
-    /// A cell's sums become `new`: stores them in `s` and adds the change of its value
+    /// A cell's sum becomes `new`: stores it in `s` and adds the change of its clipped
     /// vector to the board sum `sum`.
     #[inline(always)]
-    pub fn set(&self, kernel: Kernel, s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums) {
-        let with_windows = self.windows_in_value();
+    pub fn set(
+        &self,
+        kernel: Kernel,
+        s: &mut [i16; FEATURES],
+        sum: &mut [i32; FEATURES],
+        new: &[i16; FEATURES],
+    ) {
         match kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { set_avx2(s, sum, new, with_windows) },
-            _ => set_scalar(s, sum, new, with_windows),
+            Kernel::Avx2 => unsafe { set_avx2(s, sum, new) },
+            _ => set_scalar(s, sum, new),
         }
     }
 
-    /// One input of a cell changed from key `old.0`, row `old.1` to `new`: updates its
-    /// sums `s` and adds the change of its value vector to the board sum `sum`.
+    /// One key of a cell changed from `old` to `new`: updates its sum `s` and adds the
+    /// change of its clipped vector to the board sum `sum`.
     #[inline(always)]
     pub fn change(
         &self,
         kernel: Kernel,
-        s: &mut Sums,
+        s: &mut [i16; FEATURES],
         sum: &mut [i32; FEATURES],
-        old: (u8, u16),
-        new: (u8, u16),
+        old: u8,
+        new: u8,
     ) {
-        let rows = [
-            self.key_row(old.0),
-            self.window_row(old.1),
-            self.key_row(new.0),
-            self.window_row(new.1),
-        ];
-        let with_windows = self.windows_in_value();
+        let rows = [self.key_row(old), self.key_row(new)];
         match kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { change_avx2(s, sum, rows, with_windows) },
-            _ => change_scalar(s, sum, rows, with_windows),
+            Kernel::Avx2 => unsafe { change_avx2(s, sum, rows) },
+            _ => change_scalar(s, sum, rows),
         }
     }
 
-    /// A cell's clipped vector (the policy's input), from its four keys and (versions 2
-    /// and 3) its four window rows.
+    /// A cell's clipped vector (the policy's and the value's input), from its four keys.
     #[inline(always)]
-    pub fn cell(&self, kernel: Kernel, keys: [u8; 4], rows: [u16; 4]) -> [i16; FEATURES] {
-        self.cell_sums(kernel, keys, rows).clipped()
+    pub fn cell(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
+        clip(&self.cell_sum(kernel, keys))
     }
 
     /// The board sum of the side to move's cell vectors, computed from scratch.
     pub fn board_sum(&self, kernel: Kernel, board: &Board) -> [i32; FEATURES] {
         let mut sum = [0i32; FEATURES];
         for &p in board.cells() {
-            let a = self.value_cell_at(kernel, board, p, board.to_move());
+            let a = self.cell_at(kernel, board, p, board.to_move());
             for (s, &x) in sum.iter_mut().zip(&a) {
                 *s += x as i32;
             }
@@ -515,103 +416,54 @@ unsafe fn sum4_avx2(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
     out
 }
 
-/// A cell's unclipped sums: of its key vectors and of its window vectors (zero for a
-/// version-1 net or a stone).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Sums {
-    /// The sum of the key vectors.
-    pub keys: [i16; FEATURES],
-    /// The sum of the window vectors.
-    pub windows: [i16; FEATURES],
-}
-
-impl Sums {
-    /// The cell's clipped vector: the policy's (and a version-2 net's value's).
-    #[inline(always)]
-    pub fn clipped(&self) -> [i16; FEATURES] {
-        let mut h = self.keys;
-        for (x, &w) in h.iter_mut().zip(&self.windows) {
-            *x = x.wrapping_add(w);
-        }
-        clip(&h)
-    }
-}
-
-/// The clipped vector of a cell's sums that the value adds up: all of it
-/// (`with_windows`, version 2) or its keys' part.
-#[inline(always)]
-pub fn value_vector(s: &Sums, with_windows: bool) -> [i16; FEATURES] {
-    if with_windows {
-        s.clipped()
-    } else {
-        clip(&s.keys)
-    }
-}
-
-/// The portable definition of [`Network::change`]: `rows` are the old key's and window's
-/// vectors, then the new ones'; `with_windows`: the value's vector includes the windows.
+/// The portable definition of [`Network::change`]: `rows` are the old key's vector, then
+/// the new one's.
 pub fn change_scalar(
-    s: &mut Sums,
+    s: &mut [i16; FEATURES],
     sum: &mut [i32; FEATURES],
-    rows: [&[i16; FEATURES]; 4],
-    with_windows: bool,
+    rows: [&[i16; FEATURES]; 2],
 ) {
-    let value = |s: &Sums| value_vector(s, with_windows);
-    let before = value(s);
+    let before = clip(s);
     for i in 0..FEATURES {
-        s.keys[i] = s.keys[i].wrapping_sub(rows[0][i]).wrapping_add(rows[2][i]);
-        s.windows[i] = s.windows[i]
-            .wrapping_sub(rows[1][i])
-            .wrapping_add(rows[3][i]);
+        s[i] = s[i].wrapping_sub(rows[0][i]).wrapping_add(rows[1][i]);
     }
-    let after = value(s);
+    let after = clip(s);
     for i in 0..FEATURES {
         sum[i] += after[i] as i32 - before[i] as i32;
     }
 }
 
 /// The portable definition of [`Network::set`].
-pub fn set_scalar(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_windows: bool) {
-    let value = |s: &Sums| value_vector(s, with_windows);
-    let (before, after) = (value(s), value(new));
+pub fn set_scalar(s: &mut [i16; FEATURES], sum: &mut [i32; FEATURES], new: &[i16; FEATURES]) {
+    let (before, after) = (clip(s), clip(new));
     *s = *new;
     for i in 0..FEATURES {
         sum[i] += after[i] as i32 - before[i] as i32;
     }
 }
 
-/// The AVX2 kernels' common step, for one half of a cell's lanes: stores its new sums
-/// `(k1, w1)` over the old `(k0, w0)` at `kp`, `wp` and adds the change of its value
-/// vector to the board sum's four i32 lanes at `s0`.
+/// The AVX2 kernels' common step, for one half of a cell's lanes: stores its new sum `k1`
+/// over the old `k0` at `kp` and adds the change of its clipped vector to the board sum's
+/// 16 i32 lanes at `s0`.
 ///
 /// # Safety
-/// The CPU has AVX2; `kp` and `wp` point at 16 writable i16 lanes, `s0` at 16 writable
-/// i32 lanes (two 256-bit words).
+/// The CPU has AVX2; `kp` points at 16 writable i16 lanes, `s0` at 16 writable i32 lanes
+/// (two 256-bit words).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn store_and_account(
     kp: *mut std::arch::x86_64::__m256i,
-    wp: *mut std::arch::x86_64::__m256i,
     s0: *mut std::arch::x86_64::__m256i,
-    old: (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i),
-    new: (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i),
-    with_windows: bool,
+    k0: std::arch::x86_64::__m256i,
+    k1: std::arch::x86_64::__m256i,
 ) {
     use std::arch::x86_64::*;
-    let (k0, w0) = old;
-    let (k1, w1) = new;
     _mm256_storeu_si256(kp, k1);
-    _mm256_storeu_si256(wp, w1);
     let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QUANT as i16));
     let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
-    let (before, after) = if with_windows {
-        (_mm256_add_epi16(k0, w0), _mm256_add_epi16(k1, w1))
-    } else {
-        (k0, k1)
-    };
     // The change of the clipped vector fits i16 (both clips are in 0..=QUANT).
-    let delta = _mm256_sub_epi16(clip(after), clip(before));
+    let delta = _mm256_sub_epi16(clip(k1), clip(k0));
     let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
     let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
     _mm256_storeu_si256(s0, _mm256_add_epi32(_mm256_loadu_si256(s0), lo));
@@ -623,66 +475,38 @@ unsafe fn store_and_account(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn set_avx2(s: &mut Sums, sum: &mut [i32; FEATURES], new: &Sums, with_windows: bool) {
+unsafe fn set_avx2(s: &mut [i16; FEATURES], sum: &mut [i32; FEATURES], new: &[i16; FEATURES]) {
     use std::arch::x86_64::*;
-    let kp = s.keys.as_mut_ptr() as *mut __m256i;
-    let wp = s.windows.as_mut_ptr() as *mut __m256i;
-    let nk = new.keys.as_ptr() as *const __m256i;
-    let nw = new.windows.as_ptr() as *const __m256i;
+    let kp = s.as_mut_ptr() as *mut __m256i;
+    let nk = new.as_ptr() as *const __m256i;
     let sp = sum.as_mut_ptr() as *mut __m256i;
     for half in 0..2 {
         // SAFETY: the sums are 32 i16 lanes (two 256-bit halves), `sum` 32 i32 lanes
         // (four); every load and store is unaligned and in bounds.
-        let old = (
-            _mm256_loadu_si256(kp.add(half)),
-            _mm256_loadu_si256(wp.add(half)),
-        );
-        let new = (
-            _mm256_loadu_si256(nk.add(half)),
-            _mm256_loadu_si256(nw.add(half)),
-        );
-        store_and_account(
-            kp.add(half),
-            wp.add(half),
-            sp.add(2 * half),
-            old,
-            new,
-            with_windows,
-        );
+        let old = _mm256_loadu_si256(kp.add(half));
+        let new = _mm256_loadu_si256(nk.add(half));
+        store_and_account(kp.add(half), sp.add(2 * half), old, new);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn change_avx2(
-    s: &mut Sums,
+    s: &mut [i16; FEATURES],
     sum: &mut [i32; FEATURES],
-    rows: [&[i16; FEATURES]; 4],
-    with_windows: bool,
+    rows: [&[i16; FEATURES]; 2],
 ) {
     use std::arch::x86_64::*;
-    let kp = s.keys.as_mut_ptr() as *mut __m256i;
-    let wp = s.windows.as_mut_ptr() as *mut __m256i;
+    let kp = s.as_mut_ptr() as *mut __m256i;
     let sp = sum.as_mut_ptr() as *mut __m256i;
     for half in 0..2 {
-        // SAFETY: the sums and each row are 32 i16 lanes (two 256-bit halves), `sum` 32
+        // SAFETY: the sum and each row are 32 i16 lanes (two 256-bit halves), `sum` 32
         // i32 lanes (four); every load and store is unaligned and in bounds.
         let load =
             |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
-        let (k0, w0) = (
-            _mm256_loadu_si256(kp.add(half)),
-            _mm256_loadu_si256(wp.add(half)),
-        );
-        let k1 = _mm256_add_epi16(_mm256_sub_epi16(k0, load(rows[0])), load(rows[2]));
-        let w1 = _mm256_add_epi16(_mm256_sub_epi16(w0, load(rows[1])), load(rows[3]));
-        store_and_account(
-            kp.add(half),
-            wp.add(half),
-            sp.add(2 * half),
-            (k0, w0),
-            (k1, w1),
-            with_windows,
-        );
+        let k0 = _mm256_loadu_si256(kp.add(half));
+        let k1 = _mm256_add_epi16(_mm256_sub_epi16(k0, load(rows[0])), load(rows[1]));
+        store_and_account(kp.add(half), sp.add(2 * half), k0, k1);
     }
 }
 
@@ -712,22 +536,19 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
     ((z * scale as f32).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
 }
 
-/// Writes a net file from float weights in the file's order (for tests and tools; the
-/// trainer writes the same format): version 2 if there are [`WEIGHTS_V2`] of them.
+/// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests
+/// and tools; the trainer writes the same format).
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
-    file_of_width(weights, HIDDEN, weights.len() == WEIGHTS_V2)
+    file_of_width(weights, HIDDEN)
 }
 
-/// [`file_from_floats`] for `hidden` units, version 2 if `v2`.
+/// [`file_from_floats`] for `hidden` units.
 #[cfg(any(test, feature = "internals"))]
-pub fn file_of_width(weights: &[f32], hidden: usize, v2: bool) -> Vec<u8> {
-    let mut b = if v2 { MAGIC_V2 } else { MAGIC }.to_vec();
+pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
+    let mut b = MAGIC.to_vec();
     for w in [KEYS, FEATURES, hidden] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
-    }
-    if v2 {
-        b.extend_from_slice(&(window::ROWS as u32).to_le_bytes());
     }
     for w in weights {
         b.extend_from_slice(&w.to_le_bytes());
@@ -736,31 +557,14 @@ pub fn file_of_width(weights: &[f32], hidden: usize, v2: bool) -> Vec<u8> {
     b
 }
 
-/// Weights of a version-1 file.
+/// Weights of a file of [`HIDDEN`] units.
 #[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
-/// Weights of a version-2 file.
-#[cfg(any(test, feature = "internals"))]
-pub const WEIGHTS_V2: usize = (FILE_BYTES_V2 - 28) / 4;
 
-/// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
+/// A net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS)
-}
-
-/// A version-2 net file of random weights in [-0.5, 0.5) (for tests).
-#[cfg(test)]
-pub(crate) fn random_net_v2(seed: u64) -> Vec<u8> {
-    random_file(seed, WEIGHTS_V2)
-}
-
-/// A version-3 net file of random weights in [-0.5, 0.5) (for tests).
-#[cfg(test)]
-pub(crate) fn random_net_v3(seed: u64) -> Vec<u8> {
-    let mut b = random_file(seed, WEIGHTS_V2);
-    b[..8].copy_from_slice(&MAGIC_V3);
-    b
 }
 
 #[cfg(test)]

@@ -1,5 +1,4 @@
-//! The learned evaluation in the search (`Config::eval`): with a net of either version
-//! (random weights here) the engine still plays legal moves, takes a five and blocks one;
+//! The learned evaluation in the search (`Config::eval`): with a net (random weights here) the engine still plays legal moves, takes a five and blocks one;
 //! its incremental inputs are checked against a recomputation at every make and undo of the
 //! dev profile's search.
 
@@ -7,29 +6,21 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
 use wuzi::engine::{Config, Engine, GameStatus, Level};
-use wuzi::eval::net::{file_from_floats, Network, WEIGHTS, WEIGHTS_V2};
+use wuzi::eval::net::{file_from_floats, Network, WEIGHTS};
 use wuzi::notation::parse_move_list;
 use wuzi::{Limits, Pos, Rule};
 
-/// Version 3 is version 2's file under another name: its windows feed the policy alone.
-const V3: usize = 0;
-
-fn random_net(seed: u64, weights: usize) -> Arc<Network> {
+fn random_net(seed: u64) -> Arc<Network> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let n = if weights == V3 { WEIGHTS_V2 } else { weights };
-    let w: Vec<f32> = (0..n)
+    let w: Vec<f32> = (0..WEIGHTS)
         .map(|_| rng.next_u32() as f32 / u32::MAX as f32 - 0.5)
         .collect();
-    let mut file = file_from_floats(&w);
-    if weights == V3 {
-        file[..8].copy_from_slice(&wuzi::eval::net::MAGIC_V3);
-    }
-    Arc::new(Network::from_bytes(&file).expect("a net"))
+    Arc::new(Network::from_bytes(&file_from_floats(&w)).expect("a net"))
 }
 
-fn engine(rule: Rule, moves: &str, weights: usize) -> Engine {
+fn engine(rule: Rule, moves: &str, seed: u64) -> Engine {
     let config = Config {
-        eval: wuzi::eval::Evaluation::Net(random_net(1, weights)),
+        eval: wuzi::eval::Evaluation::Net(random_net(seed)),
         ..Config::default()
     };
     let mut e = Engine::with_config(15, rule, config).expect("15x15");
@@ -49,11 +40,11 @@ fn think(e: &mut Engine) -> Pos {
 #[test]
 fn a_net_engine_takes_and_blocks_fives() {
     // Black 7,7..10,7: black to move takes the five; white to move blocks at 6,7 or 11,7.
-    for weights in [WEIGHTS, WEIGHTS_V2, V3] {
-        let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7 0,0", weights);
+    for seed in [1, 2, 3] {
+        let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7 0,0", seed);
         let p = think(&mut e);
         assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p}");
-        let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7", weights);
+        let mut e = engine(Rule::Freestyle, "7,7 7,8 8,7 8,8 9,7 9,8 10,7", seed);
         let p = think(&mut e);
         assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p}");
     }
@@ -61,14 +52,14 @@ fn a_net_engine_takes_and_blocks_fives() {
 
 #[test]
 fn a_net_engine_plays_legal_games() {
-    for (rule, weights) in [
-        (Rule::Freestyle, WEIGHTS),
-        (Rule::Renju, WEIGHTS),
-        (Rule::Freestyle, WEIGHTS_V2),
-        (Rule::Renju, WEIGHTS_V2),
-        (Rule::Freestyle, V3),
+    for (rule, seed) in [
+        (Rule::Freestyle, 1),
+        (Rule::Renju, 1),
+        (Rule::Freestyle, 2),
+        (Rule::Renju, 2),
+        (Rule::Freestyle, 3),
     ] {
-        let mut e = engine(rule, "7,7", weights);
+        let mut e = engine(rule, "7,7", seed);
         for _ in 0..8 {
             let p = think(&mut e);
             match e.play(p) {

@@ -73,6 +73,28 @@ def test_bad_header(tmp_path, offset, value, message):
         features.open_features(path)
 
 
+def test_version_2_is_refused(tmp_path):
+    # A WUZIFEA2 file as wuzi wrote it before the window nets were dropped: a 20-byte header
+    # (the window rows, 7381, after the record count) and each cell's four u16 window rows
+    # after the keys. It is refused by its magic, naming the version.
+    size, n = 7, 3
+    k, b, s, r = synthetic.make_records(n, size, 0)
+    rows = np.where(k == 255, 0xFFFF, 0).astype("<u2")
+    body = b"".join(
+        k[i].tobytes() + rows[i].tobytes()
+        + np.array([b[i]], "<u2").tobytes() + np.array([s[i]], "<i2").tobytes()
+        + np.array([r[i], 0], "i1").tobytes()
+        for i in range(n)
+    )
+    path = tmp_path / "v2.wzf"
+    path.write_bytes(b"WUZIFEA2" + bytes([size, 144, 4, 0]) + n.to_bytes(4, "little")
+                     + (7381).to_bytes(4, "little") + body)
+    with pytest.raises(FeatureFileError, match=r"magic b'WUZIFEA2', expected b'WUZIFEA1' \(version 2"):
+        features.open_features(path)
+    with pytest.raises(FeatureFileError, match="window rows"):
+        features.load_records([tmp_path])
+
+
 def test_short_file(tmp_path):
     path = tmp_path / "short.wzf"
     path.write_bytes(b"WUZIFEA1\x0f")

@@ -138,30 +138,32 @@ def test_check_net_cli(tmp_path, capsys):
     assert "magic" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("policy_windows", [False, True])
-def test_versions_2_and_3_round_trip_and_reference(policy_windows):
-    torch.manual_seed(8)
-    net = model.WuziNet(windows=features.WINDOW_ROWS, policy_windows=policy_windows)
-    with torch.no_grad():
-        net.windows.uniform_(-0.3, 0.3)
-    net = net.folded()
-    params = netfile.params_of(net)
-    data = netfile.to_bytes(params)
-    assert data[:8] == (netfile.MAGIC_V3 if policy_windows else netfile.MAGIC_V2)
-    assert ("policy_windows" in netfile.from_bytes(data)) == policy_windows
-    assert len(data) == netfile.file_bytes(144, 32, 16, features.WINDOW_ROWS)
-    back = netfile.from_bytes(data)
-    assert np.array_equal(back["windows"], params["windows"])
-    keys, _, _, _ = synthetic.make_records(6, 15, 9)
-    rows = synthetic.make_rows(keys, 9)
-    idx = model.WuziNet.prepare_keys(torch.from_numpy(keys))
-    r = model.WuziNet.prepare_rows(torch.from_numpy(rows.view(np.int16)))
-    with torch.no_grad():
-        z, logits = net(idx, r)
-    for i in range(len(keys)):
-        rz, _, rlogits, _ = netfile.reference_forward(params, keys[i], rows=rows[i])
-        assert abs(rz - float(z[i])) < 1e-4
-        empty = keys[i, :, 0] != features.OCCUPIED
-        assert np.allclose(rlogits[empty], logits[i][empty].numpy(), atol=1e-4)
-    with pytest.raises(netfile.NetFileError, match="bytes, expected"):
-        netfile.from_bytes(data[:-8])
+def window_net_bytes(version):
+    """A net file of the dropped versions 2 and 3 as the trainer wrote them: a fifth header
+    word W (7381) and the window table W[W][F] right after E."""
+    w = 7381
+    floats = K * F + w * F + H * F + H + H + 1 + F + 1
+    return (struct.pack("<8sIIII", b"WUZINET%d" % version, K, F, H, w)
+            + np.zeros(floats, dtype="<f4").tobytes() + struct.pack("<I", 0xC0FFEE))
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_window_nets_are_refused(tmp_path, capsys, version):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import check_net
+
+    data = window_net_bytes(version)
+    assert len(data) == 965_540
+    message = rf"magic b'WUZINET{version}', expected b'WUZINET1' \(version {version}, a window net, is no longer read"
+    with pytest.raises(NetFileError, match=message):
+        netfile.from_bytes(data)
+    # The command line says so, without a traceback.
+    net = tmp_path / "w.wznet"
+    net.write_bytes(data)
+    k, b, s, r = synthetic.make_records(2, 9, 0)
+    features.write_features(tmp_path / "d.wzf", 9, k, b, s, r)
+    assert check_net.main(["--net", str(net), "--data", str(tmp_path / "d.wzf")]) == 2
+    assert "a window net, is no longer read" in capsys.readouterr().err

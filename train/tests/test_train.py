@@ -63,35 +63,19 @@ def test_bad_data_is_an_error_not_a_traceback(tmp_path, capsys):
     bad.write_bytes(b"NOTAFILE" + bytes(8))
     assert train_cli.main(["--data", str(bad), "--out", str(tmp_path / "x.wznet")]) == 2
     assert "magic" in capsys.readouterr().err
-
-
-def test_a_version_2_net_trains_from_window_rows(tmp_path, capsys):
-    k, b, s, r = synthetic.make_records(300, 9, seed=21)
-    rows = synthetic.make_rows(k, seed=22)
-    features.write_features(tmp_path / "v2.wzf", 9, k, b, s, r, rows=rows)
-    f = features.open_features(tmp_path / "v2.wzf")
-    assert f.windows and np.array_equal(f.records["rows"], rows)
-    out = tmp_path / "v2.wznet"
-    args = ["--data", str(tmp_path), "--out", str(out), "--epochs", "3", "--batch", "32",
-            "--lr", "0.01", "--held-out", "0.1", "--seed", "3"]
-    assert train_cli.main(args) == 0
-    report = json.loads(out.with_suffix(".json").read_text())
-    assert report["net"]["W"] == features.WINDOW_ROWS
-    assert report["held_out"]["policy_loss"] < report["held_out_initial"]["policy_loss"] - 0.5
-    params = netfile.read_net(out)
-    assert params["windows"].shape == (features.WINDOW_ROWS, 32)
-    assert np.array_equal(params["windows"] * 64, np.round(params["windows"] * 64))
-    # --no-windows trains a version-1 net from the same data; --hidden sets the value's width.
-    v1 = tmp_path / "v1.wznet"
-    assert train_cli.main(args[:3] + [str(v1)] + args[4:] + ["--no-windows", "--hidden", "24"]) == 0
-    p1 = netfile.read_net(v1)
-    assert "windows" not in p1
-    assert p1["value1.weight"].shape == (24, 32) and p1["value2.weight"].shape == (24,)
-    assert json.loads(v1.with_suffix(".json").read_text())["net"]["H"] == 24
-    # The two versions of feature files are not mixed.
-    features.write_features(tmp_path / "v1.wzf", 9, k, b, s, r)
-    assert train_cli.main(args) == 2
-    assert "both versions" in capsys.readouterr().err
+    # Files of the dropped window versions are refused, and named: features of version 2
+    # (here an empty one: its 20-byte header) and a version-2 net to start from.
+    old = tmp_path / "old.wzf"
+    old.write_bytes(b"WUZIFEA2" + bytes([9, 144, 4, 0]) + bytes(4) + (7381).to_bytes(4, "little"))
+    assert train_cli.main(["--data", str(old), "--out", str(tmp_path / "x.wznet")]) == 2
+    assert "version 2 of the format (window rows), no longer read" in capsys.readouterr().err
+    k, b, s, r = synthetic.make_records(40, 9, seed=1)
+    features.write_features(tmp_path / "d.wzf", 9, k, b, s, r)
+    net = tmp_path / "old.wznet"
+    net.write_bytes(b"WUZINET2" + bytes(100))
+    assert train_cli.main(["--data", str(tmp_path / "d.wzf"), "--out", str(tmp_path / "x.wznet"),
+                           "--init", str(net)]) == 2
+    assert "version 2, a window net, is no longer read" in capsys.readouterr().err
 
 
 def test_training_can_start_from_a_net_file(tmp_path, capsys):
@@ -101,6 +85,10 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
     args = ["--data", str(tmp_path / "d.wzf"), "--epochs", "3", "--batch", "32", "--lr", "0.01",
             "--held-out", "0.1", "--seed", "3"]
     assert train_cli.main(args + ["--out", str(first), "--hidden", "24"]) == 0
+    # --hidden sets the value's width, in the file and in the report.
+    p = netfile.read_net(first)
+    assert p["value1.weight"].shape == (24, 32) and p["value2.weight"].shape == (24,)
+    assert json.loads(first.with_suffix(".json").read_text())["net"]["H"] == 24
     # Started from the file, the net is the file's net: before any step its held-out figures
     # are those of the exported net (the normalisation the file folds is unfolded exactly).
     again = tmp_path / "again.wznet"

@@ -1,11 +1,12 @@
 """Feature files (``.wzf``), as written by ``wuzi features``.
 
-Little-endian. The 8-byte magic ``WUZIFEA2`` (or ``WUZIFEA1``, the first version); a header
-(u8 board size S, u8 key count K = 144, u8 directions = 4, u8 reserved, u32 record count N;
-version 2 adds u32 window rows W = 7381); then N records: the four direction keys of every
-cell (row-major, ``y*S + x``; for an empty cell ``own*12 + opp``, 255 for a stone); version 2
-then the four window rows of every cell (u16, 0xFFFF for a stone); u16 best move, i16
-score, i8 result, u8 reserved. See docs/training.md.
+Little-endian. The 8-byte magic ``WUZIFEA1``; a header (u8 board size S, u8 key count
+K = 144, u8 directions = 4, u8 reserved, u32 record count N); then N records: the four
+direction keys of every cell (row-major, ``y*S + x``; for an empty cell ``own*12 + opp``,
+255 for a stone); u16 best move, i16 score, i8 result, u8 reserved. See docs/training.md.
+
+Version 2 (``WUZIFEA2``) added each cell's window rows for the window nets; wuzi dropped
+those nets and no longer writes it, and this reader refuses it.
 """
 
 from __future__ import annotations
@@ -18,11 +19,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 MAGIC = b"WUZIFEA1"
-MAGIC_V2 = b"WUZIFEA2"
 HEADER_BYTES = 16
-HEADER_BYTES_V2 = 20
-WINDOW_ROWS = 7381  # wuzi's eval::window::ROWS
-OCCUPIED_ROW = 0xFFFF
 PATTERNS = 12
 KEYS = PATTERNS * PATTERNS  # 144
 DIRECTIONS = 4
@@ -36,13 +33,11 @@ class FeatureFileError(ValueError):
     """A feature file that is not what the format says."""
 
 
-def record_dtype(size: int, windows: bool = False) -> np.dtype:
-    """The numpy layout of one record on a ``size`` board (``windows``: version 2)."""
-    rows = [("rows", "<u2", (size * size, DIRECTIONS))] if windows else []
+def record_dtype(size: int) -> np.dtype:
+    """The numpy layout of one record on a ``size`` board."""
     return np.dtype(
-        [("keys", np.uint8, (size * size, DIRECTIONS))]
-        + rows
-        + [
+        [
+            ("keys", np.uint8, (size * size, DIRECTIONS)),
             ("best", "<u2"),
             ("score", "<i2"),
             ("result", "i1"),
@@ -51,8 +46,8 @@ def record_dtype(size: int, windows: bool = False) -> np.dtype:
     )
 
 
-def record_bytes(size: int, windows: bool = False) -> int:
-    return (3 if windows else 1) * DIRECTIONS * size * size + TAIL_BYTES
+def record_bytes(size: int) -> int:
+    return DIRECTIONS * size * size + TAIL_BYTES
 
 
 @dataclass
@@ -61,40 +56,35 @@ class FeatureFile:
 
     path: Path
     size: int
-    records: np.ndarray  # structured, dtype record_dtype(size, windows)
-    windows: bool = False  # version 2: the records hold window rows
+    records: np.ndarray  # structured, dtype record_dtype(size)
 
     def __len__(self) -> int:
         return len(self.records)
 
 
-def read_header(path: Path) -> tuple[int, int, bool]:
-    """Checks the magic, the header and the file's length; returns (size, records, whether
-    the records hold window rows)."""
+def read_header(path: Path) -> tuple[int, int]:
+    """Checks the magic, the header and the file's length; returns (size, records)."""
     path = Path(path)
     try:
         length = os.path.getsize(path)
         with open(path, "rb") as f:
-            head = f.read(HEADER_BYTES_V2)
+            head = f.read(HEADER_BYTES)
     except OSError as e:
         raise FeatureFileError(f"{path}: cannot read: {e}") from e
     if len(head) < HEADER_BYTES:
         raise FeatureFileError(
             f"{path}: {len(head)} bytes, shorter than the {HEADER_BYTES}-byte header"
         )
-    if head[:8] not in (MAGIC, MAGIC_V2):
-        raise FeatureFileError(
-            f"{path}: magic {head[:8]!r}, expected {MAGIC_V2!r} or {MAGIC!r} (not a wuzi "
-            "feature file, or another version of the format)"
+    if head[:8] != MAGIC:
+        # Version 2 is named: such a file is old, not corrupt, and its shards can be
+        # written again as version 1.
+        what = (
+            "version 2 of the format (window rows), no longer read: write the features "
+            "again with `wuzi features`"
+            if head[:8] == b"WUZIFEA2"
+            else "not a wuzi feature file, or another version of the format"
         )
-    windows = head[:8] == MAGIC_V2
-    header_bytes = HEADER_BYTES_V2 if windows else HEADER_BYTES
-    if len(head) < header_bytes:
-        raise FeatureFileError(f"{path}: {len(head)} bytes, shorter than the {header_bytes}-byte header")
-    if windows:
-        rows = int.from_bytes(head[16:20], "little")
-        if rows != WINDOW_ROWS:
-            raise FeatureFileError(f"{path}: {rows} window rows, expected {WINDOW_ROWS}")
+        raise FeatureFileError(f"{path}: magic {head[:8]!r}, expected {MAGIC!r} ({what})")
     size, keys, dirs, _reserved = head[8], head[9], head[10], head[11]
     count = int.from_bytes(head[12:16], "little")
     if not MIN_SIZE <= size <= MAX_SIZE:
@@ -103,14 +93,14 @@ def read_header(path: Path) -> tuple[int, int, bool]:
         raise FeatureFileError(f"{path}: key count {keys}, expected {KEYS}")
     if dirs != DIRECTIONS:
         raise FeatureFileError(f"{path}: {dirs} directions, expected {DIRECTIONS}")
-    expected = header_bytes + count * record_bytes(size, windows)
+    expected = HEADER_BYTES + count * record_bytes(size)
     if length != expected:
         raise FeatureFileError(
             f"{path}: {length} bytes, but the header's {count} records of "
-            f"{record_bytes(size, windows)} bytes (board {size}x{size}) make {expected}"
+            f"{record_bytes(size)} bytes (board {size}x{size}) make {expected}"
             + (" (cut short?)" if length < expected else " (trailing bytes)")
         )
-    return size, count, windows
+    return size, count
 
 
 def validate_records(records: np.ndarray, size: int, where: str = "") -> None:
@@ -128,13 +118,6 @@ def validate_records(records: np.ndarray, size: int, where: str = "") -> None:
         (f"a key outside 0..{KEYS - 1} and not {OCCUPIED}", bad_key.any(axis=(1, 2))),
         ("a cell with some but not all four keys 255", mixed.any(axis=1)),
     ]
-    if "rows" in records.dtype.names:
-        rows = records["rows"]
-        no_row = rows == OCCUPIED_ROW
-        checks.append((f"a window row outside 0..{WINDOW_ROWS - 1} and not {OCCUPIED_ROW}",
-                       (~no_row & (rows >= WINDOW_ROWS)).any(axis=(1, 2))))
-        checks.append(("a cell whose window rows and keys disagree on a stone",
-                       (no_row != occupied).any(axis=(1, 2))))
     for name, bad in checks:
         if bad.any():
             i = int(np.argmax(bad))
@@ -159,16 +142,15 @@ def open_features(path: Path | str, validate: bool = True) -> FeatureFile:
     """Opens a feature file as a read-only memmap, after checking its header (and, unless
     ``validate`` is false, every record)."""
     path = Path(path)
-    size, count, windows = read_header(path)
-    dtype = record_dtype(size, windows)
+    size, count = read_header(path)
+    dtype = record_dtype(size)
     if count == 0:
         records = np.zeros(0, dtype=dtype)
     else:
-        offset = HEADER_BYTES_V2 if windows else HEADER_BYTES
-        records = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(count,))
+        records = np.memmap(path, dtype=dtype, mode="r", offset=HEADER_BYTES, shape=(count,))
     if validate:
         validate_records(records, size, str(path))
-    return FeatureFile(path, size, records, windows)
+    return FeatureFile(path, size, records)
 
 
 def feature_paths(inputs: Iterable[Path | str]) -> list[Path]:
@@ -200,8 +182,6 @@ def load_records(inputs: Sequence[Path | str], validate: bool = True) -> tuple[i
         detail = ", ".join(f"{f.path.name}: {f.size}" for f in files)
         raise FeatureFileError(f"files of several board sizes ({detail}); train one size at a time")
     size = sizes.pop()
-    if len({f.windows for f in files}) != 1:
-        raise FeatureFileError("files of both versions (with and without window rows); rewrite the old ones with `wuzi features`")
     records = np.concatenate([np.asarray(f.records) for f in files]) if files else None
     return size, records, [len(f) for f in files]
 
@@ -228,21 +208,16 @@ def game_ids(records: np.ndarray, file_counts: Sequence[int] | None = None) -> n
 
 
 def write_features(path: Path | str, size: int, keys: np.ndarray, best: np.ndarray,
-                   score: np.ndarray, result: np.ndarray, rows: np.ndarray | None = None) -> None:
+                   score: np.ndarray, result: np.ndarray) -> None:
     """Writes a feature file (the trainer only reads them; this is for tests and tools).
-    ``keys`` is [N, S*S, 4] uint8; ``rows`` (version 2) [N, S*S, 4] window rows."""
+    ``keys`` is [N, S*S, 4] uint8."""
     n = len(best)
-    windows = rows is not None
-    rec = np.zeros(n, dtype=record_dtype(size, windows))
+    rec = np.zeros(n, dtype=record_dtype(size))
     rec["keys"] = np.asarray(keys, dtype=np.uint8).reshape(n, size * size, DIRECTIONS)
-    if windows:
-        rec["rows"] = np.asarray(rows, dtype=np.uint16).reshape(n, size * size, DIRECTIONS)
     rec["best"] = best
     rec["score"] = score
     rec["result"] = result
-    header = (MAGIC_V2 if windows else MAGIC) + bytes([size, KEYS, DIRECTIONS, 0]) + int(n).to_bytes(4, "little")
-    if windows:
-        header += WINDOW_ROWS.to_bytes(4, "little")
+    header = MAGIC + bytes([size, KEYS, DIRECTIONS, 0]) + int(n).to_bytes(4, "little")
     with open(path, "wb") as f:
         f.write(header)
         f.write(rec.tobytes())

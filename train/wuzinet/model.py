@@ -2,9 +2,7 @@
 
 Per empty cell c and direction d the key ``own*12 + opp`` picks a row of one embedding
 table E[144][32] shared by the four directions; ``h_c = sum_d E[key(c, d)]`` and
-``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing. Version 2 adds a second table
-W[7381][32], picked by the cell's window row along each direction (the exact contents of
-the line within four steps): ``h_c = sum_d E[key(c, d)] + W[row(c, d)]``.
+``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing.
 
 - Value: ``v_in = sum_c a_c / 32``, Linear(32 -> 16), clamp(0, 1), Linear(16 -> 1): a logit
   z, P(side to move wins) = sigmoid(z).
@@ -19,7 +17,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .features import KEYS, OCCUPIED, WINDOW_ROWS
+from .features import KEYS, OCCUPIED
 
 FEATURES = 32  # F: lanes of a cell's feature vector
 HIDDEN = 16  # H: the value head's hidden layer
@@ -102,17 +100,12 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, windows: int = 0,
-                 policy_windows: bool = False) -> None:
+    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN) -> None:
         super().__init__()
         self.embedding = nn.Parameter(torch.empty(KEYS, features))
-        # Version 2: the window table (``windows`` rows), or none.
-        self.windows = nn.Parameter(torch.empty(windows, features)) if windows else None
-        # Version 3: the windows feed the policy alone; the value reads the keys' vectors.
-        self.policy_windows = policy_windows and windows > 0
         # Training only: the value input normalised per lane (batch statistics while
         # training, running ones in eval), folded into value1 on export (``folded``), so
-        # the exported net is exactly the v1 shape. Without it the policy's moves of the
+        # the exported net is exactly the net file's shape. Without it the policy's moves of the
         # shared embedding shifted the board sums and drove every hidden unit out of the
         # clamp's range: the value loss stayed at the constant guess's.
         self.value_norm = nn.BatchNorm1d(features, affine=False, momentum=0.05)
@@ -129,9 +122,6 @@ class WuziNet(nn.Module):
         # no lane starts dead.
         with torch.no_grad():
             self.embedding.uniform_(-0.05, 0.2)
-            if self.windows is not None:
-                # The windows start small: the first epochs learn from the keys as v1 does.
-                self.windows.uniform_(-0.02, 0.02)
         self.value1.reset_parameters()
         with torch.no_grad():
             self.value1.bias.fill_(0.5)  # hidden units start inside the clamp
@@ -142,8 +132,7 @@ class WuziNet(nn.Module):
     def folded(self) -> "WuziNet":
         """A copy whose value_norm is the identity, folded into value1: the same function
         in eval mode, of the exported shape."""
-        rows = 0 if self.windows is None else self.windows.shape[0]
-        out = WuziNet(self.embedding.shape[1], self.value1.out_features, rows, self.policy_windows)
+        out = WuziNet(self.embedding.shape[1], self.value1.out_features)
         out.load_state_dict(self.state_dict())
         scale = 1.0 / torch.sqrt(self.value_norm.running_var + self.value_norm.eps)
         w = self.value1.weight * scale
@@ -161,35 +150,20 @@ class WuziNet(nn.Module):
         k = keys.long()
         return torch.where(k == OCCUPIED, torch.full_like(k, PAD), k)
 
-    @staticmethod
-    def prepare_rows(rows: torch.Tensor) -> torch.Tensor:
-        """Window rows [B, S*S, 4] (int16, a stone's 0xFFFF read as -1) -> int64 indices
-        with a stone's mapped to the zero row after the table."""
-        r = rows.long()
-        return torch.where(r < 0, torch.full_like(r, WINDOW_ROWS), r)
-
-    def cells(self, idx: torch.Tensor, rows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """Activations [B, S*S, F] from prepared indices [B, S*S, 4] (and, for a net with
-        windows, prepared window rows [B, S*S, 4]): (the value's, the policy's). They are
-        the same but for a version-3 net, whose value reads the keys' vectors alone."""
+    def cells(self, idx: torch.Tensor) -> torch.Tensor:
+        """Activations [B, S*S, F] from prepared indices [B, S*S, 4]: the input of the value
+        (summed over the cells) and of the policy (per cell)."""
         b, n, d = idx.shape
         e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
+        # The PAD index (a stone) picks this zero row: stones contribute nothing.
         zero = e.new_zeros(1, e.shape[1])
         h = SumGather.apply(idx.reshape(b * n, d), torch.cat([e, zero])).reshape(b, n, -1)
-        if self.windows is None:
-            a = h.clamp(0.0, 1.0)
-            return a, a
-        if rows is None:
-            raise ValueError("a net with windows needs the records' window rows")
-        w = fake_quant(self.windows, self.quant) if self.quant else self.windows
-        hw = SumGather.apply(rows.reshape(b * n, d), torch.cat([w, zero])).reshape(b, n, -1)
-        a = (h + hw).clamp(0.0, 1.0)
-        return (h.clamp(0.0, 1.0) if self.policy_windows else a), a
+        return h.clamp(0.0, 1.0)
 
-    def forward(self, idx: torch.Tensor, rows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf)."""
-        av, a = self.cells(idx, rows)
-        v = self.value_norm(av.sum(dim=1) / VALUE_DIVISOR)
+        a = self.cells(idx)
+        v = self.value_norm(a.sum(dim=1) / VALUE_DIVISOR)
         v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
         w = fake_quant(self.policy.weight, self.quant) if self.quant else self.policy.weight

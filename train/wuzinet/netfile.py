@@ -3,10 +3,10 @@
 Little-endian: the 8-byte magic ``WUZINET1``; u32 K (144), u32 F (32), u32 H (16); then
 float32 arrays in this order: E[K][F], value1.weight[H][F] (out x in, row-major),
 value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1]; then
-the u32 trailer 0xC0FFEE. Nothing else. Version 2 (``WUZINET2``) has a fourth word W (the
-window rows, 7381) after H and the window table W[W][F] right after E. Version 3
-(``WUZINET3``) has version 2's layout; its window table feeds the policy alone (a params
-dict marks it with the entry ``policy_windows``).
+the u32 trailer 0xC0FFEE. Nothing else.
+
+Versions 2 and 3 (``WUZINET2``, ``WUZINET3``) added a table of line-window vectors; wuzi
+dropped those nets (they lost at equal time) and refuses them, and so does this reader.
 """
 
 from __future__ import annotations
@@ -18,28 +18,25 @@ from pathlib import Path
 import numpy as np
 
 MAGIC = b"WUZINET1"
-MAGIC_V2 = b"WUZINET2"
-# Version 3: the layout of version 2; the window table feeds the policy alone.
-MAGIC_V3 = b"WUZINET3"
+# The magics of the dropped window nets, named when a file of them is refused.
+DROPPED = (b"WUZINET2", b"WUZINET3")
 TRAILER = 0xC0FFEE
 HEAD = struct.Struct("<8sIII")
-HEAD_V2 = struct.Struct("<8sIIII")
 # wuzi's inference keeps the key vectors and the policy weights as i16 at QUANT units per
 # 1.0, and refuses a file where four of them could leave i16: |weight| above this.
 QUANT = 64
-QUANTISED = ("embedding", "windows", "policy.weight")
+QUANTISED = ("embedding", "policy.weight")
 LIMIT = 32767 / (4 * QUANT) - 1.0
-# Version 2 sums eight vectors a cell.
-LIMIT_V2 = 32767 / (8 * QUANT) - 1.0
 
 
 class NetFileError(ValueError):
     """A net file that is not what the format says."""
 
 
-def shapes(k: int, f: int, h: int, w: int = 0) -> list[tuple[str, tuple[int, ...]]]:
-    """The arrays of a net file, in file order (``w`` window rows: version 2)."""
-    return [("embedding", (k, f))] + ([("windows", (w, f))] if w else []) + [
+def shapes(k: int, f: int, h: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The arrays of a net file, in file order."""
+    return [
+        ("embedding", (k, f)),
         ("value1.weight", (h, f)),
         ("value1.bias", (h,)),
         ("value2.weight", (h,)),
@@ -49,27 +46,24 @@ def shapes(k: int, f: int, h: int, w: int = 0) -> list[tuple[str, tuple[int, ...
     ]
 
 
-def file_bytes(k: int, f: int, h: int, w: int = 0) -> int:
-    floats = sum(int(np.prod(s)) for _, s in shapes(k, f, h, w))
-    return (HEAD_V2 if w else HEAD).size + 4 * floats + 4
+def file_bytes(k: int, f: int, h: int) -> int:
+    floats = sum(int(np.prod(s)) for _, s in shapes(k, f, h))
+    return HEAD.size + 4 * floats + 4
 
 
 def to_bytes(params: dict[str, np.ndarray]) -> bytes:
     """The file's bytes from named arrays (the names of ``shapes``)."""
     k, f = params["embedding"].shape
     h = params["value1.weight"].shape[0]
-    w = params["windows"].shape[0] if "windows" in params else 0
-    magic = MAGIC_V3 if "policy_windows" in params else MAGIC_V2
-    out = [HEAD_V2.pack(magic, k, f, h, w) if w else HEAD.pack(MAGIC, k, f, h)]
-    limit = LIMIT_V2 if w else LIMIT
-    for name, shape in shapes(k, f, h, w):
+    out = [HEAD.pack(MAGIC, k, f, h)]
+    for name, shape in shapes(k, f, h):
         a = np.asarray(params[name], dtype="<f4")
         if a.size != int(np.prod(shape)):
             raise NetFileError(f"{name}: {a.shape}, expected {shape}")
         if not np.all(np.isfinite(a)):
             raise NetFileError(f"{name}: not finite")
-        if name in QUANTISED and np.abs(a).max() > limit:
-            raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {limit:.1f}")
+        if name in QUANTISED and np.abs(a).max() > LIMIT:
+            raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {LIMIT:.1f}")
         out.append(a.reshape(shape).tobytes(order="C"))
     out.append(struct.pack("<I", TRAILER))
     return b"".join(out)
@@ -80,32 +74,28 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
     if len(data) < HEAD.size + 4:
         raise NetFileError(f"{where}: {len(data)} bytes, too short for a net file")
     magic = data[:8]
-    if magic not in (MAGIC, MAGIC_V2, MAGIC_V3):
-        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC_V3!r}, {MAGIC_V2!r} or {MAGIC!r}")
+    if magic in DROPPED:
+        raise NetFileError(
+            f"{where}: magic {magic!r}, expected {MAGIC!r} (version {magic[-1:].decode()}, "
+            "a window net, is no longer read: wuzi dropped those nets)"
+        )
     if magic != MAGIC:
-        if len(data) < HEAD_V2.size + 4:
-            raise NetFileError(f"{where}: {len(data)} bytes, too short for a net file")
-        _, k, f, h, w = HEAD_V2.unpack_from(data, 0)
-        head = HEAD_V2.size
-    else:
-        _, k, f, h = HEAD.unpack_from(data, 0)
-        w, head = 0, HEAD.size
-    if not (0 < k <= 4096 and 0 < f <= 4096 and 0 < h <= 4096 and 0 <= w <= 1 << 16):
-        raise NetFileError(f"{where}: implausible dimensions K={k} F={f} H={h} W={w}")
-    expected = file_bytes(k, f, h, w)
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}")
+    _, k, f, h = HEAD.unpack_from(data, 0)
+    if not (0 < k <= 4096 and 0 < f <= 4096 and 0 < h <= 4096):
+        raise NetFileError(f"{where}: implausible dimensions K={k} F={f} H={h}")
+    expected = file_bytes(k, f, h)
     if len(data) != expected:
-        raise NetFileError(f"{where}: {len(data)} bytes, expected {expected} for K={k} F={f} H={h} W={w}")
+        raise NetFileError(f"{where}: {len(data)} bytes, expected {expected} for K={k} F={f} H={h}")
     (trailer,) = struct.unpack_from("<I", data, len(data) - 4)
     if trailer != TRAILER:
         raise NetFileError(f"{where}: trailer {trailer:#x}, expected {TRAILER:#x}")
     params = {}
-    offset = head
-    for name, shape in shapes(k, f, h, w):
+    offset = HEAD.size
+    for name, shape in shapes(k, f, h):
         n = int(np.prod(shape))
         params[name] = np.frombuffer(data, dtype="<f4", count=n, offset=offset).reshape(shape).copy()
         offset += 4 * n
-    if magic == MAGIC_V3:
-        params["policy_windows"] = np.ones(1, dtype=np.float32)
     return params
 
 
@@ -114,8 +104,7 @@ def quantised(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     multiples of 1/QUANT (the rest stays float)."""
     out = {k: v.copy() for k, v in params.items()}
     for name in QUANTISED:
-        if name in out:
-            out[name] = (np.round(out[name] * QUANT) / QUANT).astype(np.float32)
+        out[name] = (np.round(out[name] * QUANT) / QUANT).astype(np.float32)
     return out
 
 
@@ -137,10 +126,7 @@ def params_of(model) -> dict[str, np.ndarray]:
     if norm.running_mean.abs().max() != 0 or (norm.running_var - 1).abs().max() != 0 or norm.eps != 0:
         raise ValueError("the net's value normalisation is not folded: export net.folded()")
     g = lambda t: t.detach().cpu().numpy().astype(np.float32)  # noqa: E731
-    windows = {} if model.windows is None else {"windows": g(model.windows)}
-    if model.policy_windows:
-        windows["policy_windows"] = np.ones(1, dtype=np.float32)
-    return windows | {
+    return {
         "embedding": g(model.embedding),
         "value1.weight": g(model.value1.weight),
         "value1.bias": g(model.value1.bias),
@@ -161,8 +147,6 @@ def load_into(model, params: dict[str, np.ndarray]) -> None:
     model.eval()
     with torch.no_grad():
         model.embedding.copy_(torch.from_numpy(params["embedding"]))
-        if model.windows is not None:
-            model.windows.copy_(torch.from_numpy(params["windows"]))
         model.value1.weight.copy_(torch.from_numpy(params["value1.weight"]))
         model.value1.bias.copy_(torch.from_numpy(params["value1.bias"]))
         model.value2.weight.copy_(torch.from_numpy(params["value2.weight"]).reshape(1, -1))
@@ -171,27 +155,18 @@ def load_into(model, params: dict[str, np.ndarray]) -> None:
         model.policy.bias.copy_(torch.from_numpy(params["policy.bias"]))
 
 
-def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: float = 32.0,
-                      rows: np.ndarray | None = None):
+def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: float = 32.0):
     """The net in plain numpy (float64), one position at a time, written from the format's
     description alone: a check of the trainer's model and a reference for other
-    implementations. ``keys`` is [S*S, 4] uint8 (and ``rows``, for a version-2 net, the
-    [S*S, 4] window rows). Returns (value logit, P(win), policy logits [S*S] with stones at
-    -inf, policy probabilities)."""
+    implementations. ``keys`` is [S*S, 4] uint8. Returns (value logit, P(win), policy logits
+    [S*S] with stones at -inf, policy probabilities)."""
     e = params["embedding"].astype(np.float64)
     keys = np.asarray(keys).reshape(-1, 4)
     empty = keys[:, 0] != 255
     a = np.zeros((len(keys), e.shape[1]))
-    av = np.zeros((len(keys), e.shape[1]))
-    win = params["windows"].astype(np.float64) if "windows" in params else None
     for c in np.nonzero(empty)[0]:
-        h = e[keys[c]].sum(axis=0)
-        av[c] = np.clip(h, 0.0, 1.0)
-        if win is not None:
-            h = h + win[np.asarray(rows).reshape(-1, 4)[c].astype(np.int64)].sum(axis=0)
-        a[c] = np.clip(h, 0.0, 1.0)
-    # Version 3: the value reads the keys' vectors alone.
-    v_in = (av if "policy_windows" in params else a)[empty].sum(axis=0) / divisor
+        a[c] = np.clip(e[keys[c]].sum(axis=0), 0.0, 1.0)
+    v_in = a[empty].sum(axis=0) / divisor
     hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)
     z = float(params["value2.weight"].astype(np.float64) @ hidden + params["value2.bias"][0])
     logits = np.full(len(keys), -np.inf)

@@ -55,14 +55,3 @@ def make_records(n: int, size: int = 9, seed: int = 0):
             i += 1
     return keys, best, score, result
 
-
-def make_rows(keys: np.ndarray, seed: int = 0) -> np.ndarray:
-    """Window rows for made-up records (``keys`` from ``make_records``): random rows for the
-    empty cells, 0xFFFF for the stones. No signal: a version-2 net must learn from the keys
-    as well as a version-1 one."""
-    from .features import OCCUPIED_ROW, WINDOW_ROWS
-
-    rng = np.random.default_rng(seed)
-    rows = rng.integers(0, WINDOW_ROWS, size=keys.shape).astype(np.uint16)
-    rows[keys == OCCUPIED] = OCCUPIED_ROW
-    return rows

@@ -32,13 +32,6 @@ class Config:
     lam: float = model.LAMBDA
     score_scale: float = model.SCORE_SCALE
     policy_weight: float = model.POLICY_WEIGHT
-    # Train a version-2 net (with the window table) when the data hold window rows.
-    windows: bool = True
-    # The window table's learning rate is this many times ``lr``. Adam moves a rarely seen
-    # row as far as a common one, and the table has 7,381 of them.
-    window_lr_mult: float = 1.0
-    # Version 3: the windows feed the policy alone (the value reads the keys' vectors).
-    policy_windows: bool = False
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
     # A net file to start from instead of random weights (its shape decides the net's:
@@ -50,7 +43,6 @@ class Config:
 class Data:
     size: int
     keys: torch.Tensor  # uint8 [N, S*S, 4]
-    rows: torch.Tensor | None  # int16 [N, S*S, 4] window rows (a stone's -1), version 2 only
     best: torch.Tensor  # int64 [N]
     score: torch.Tensor  # int16 [N]
     result: torch.Tensor  # int8 [N]
@@ -67,8 +59,6 @@ def load(inputs: Sequence[str | Path], validate: bool = True) -> Data:
     return Data(
         size=size,
         keys=torch.from_numpy(np.ascontiguousarray(rec["keys"])),
-        rows=torch.from_numpy(np.ascontiguousarray(rec["rows"]).view(np.int16))
-        if "rows" in rec.dtype.names else None,
         best=torch.from_numpy(rec["best"].astype(np.int64)),
         score=torch.from_numpy(rec["score"].astype(np.int16)),
         result=torch.from_numpy(rec["result"].astype(np.int8)),
@@ -93,34 +83,25 @@ def split(games: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np
     return np.nonzero(~held)[0], np.nonzero(held)[0]
 
 
-def uses_windows(data: Data, cfg: Config) -> bool:
-    return cfg.windows and data.rows is not None
-
-
-def new_net(data: Data, cfg: Config) -> model.WuziNet:
-    return model.WuziNet(hidden=cfg.hidden,
-                         windows=features.WINDOW_ROWS if uses_windows(data, cfg) else 0,
-                         policy_windows=cfg.policy_windows)
+def new_net(cfg: Config) -> model.WuziNet:
+    return model.WuziNet(hidden=cfg.hidden)
 
 
 class InitError(ValueError):
-    """A ``--init`` net file that cannot start this training: unreadable, not a net, or
-    with a window table where the data has no window rows."""
+    """A ``--init`` net file that cannot start this training: unreadable, or not a net file
+    of the version read here (a dropped window net is refused by its magic)."""
 
 
 def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
-    """``cfg`` with the net shape of a file's ``params``: its hidden width, and whether it
-    has a window table and feeds it to the policy alone."""
+    """``cfg`` with the net shape of a file's ``params``: its hidden width."""
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
-    out.windows = "windows" in params
-    out.policy_windows = "policy_windows" in params
     return out
 
 
 @torch.no_grad()
 def start_from(net: model.WuziNet, params: dict[str, np.ndarray], data: Data, idx: np.ndarray,
-               rng: np.random.Generator, cfg: Config) -> None:
+               rng: np.random.Generator) -> None:
     """Sets ``net`` (in training mode) to the function of a net file's ``params``. The file
     holds the value normalisation folded into value1; it is unfolded around the value
     input's statistics on ``data``, so that training, which normalises by each batch's
@@ -128,7 +109,7 @@ def start_from(net: model.WuziNet, params: dict[str, np.ndarray], data: Data, id
     netfile.load_into(net, params)
     norm = net.value_norm
     norm.eps = model.WuziNet().value_norm.eps
-    calibrate(net, data, idx, rng, cfg)
+    calibrate(net, data, idx, rng)
     scale = torch.sqrt(norm.running_var + norm.eps).float()
     mean = norm.running_mean.float()
     w = net.value1.weight.clone()
@@ -137,18 +118,16 @@ def start_from(net: model.WuziNet, params: dict[str, np.ndarray], data: Data, id
     net.train()
 
 
-def inputs(data: Data, idx: torch.Tensor, cfg: Config):
-    """The net's inputs of the records ``idx``: (keys, window rows or None)."""
-    keys = model.WuziNet.prepare_keys(data.keys[idx])
-    rows = model.WuziNet.prepare_rows(data.rows[idx]) if uses_windows(data, cfg) else None
-    return keys, rows
+def inputs(data: Data, idx: torch.Tensor) -> torch.Tensor:
+    """The net's input of the records ``idx``: their prepared keys."""
+    return model.WuziNet.prepare_keys(data.keys[idx])
 
 
 def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
     idx = torch.as_tensor(idx, dtype=torch.long)
-    keys, rows = inputs(data, idx, cfg)
+    keys = inputs(data, idx)
     target = model.value_target(data.score[idx], data.result[idx], cfg.lam, cfg.score_scale)
-    return keys, rows, target, data.best[idx]
+    return keys, target, data.best[idx]
 
 
 @torch.no_grad()
@@ -160,8 +139,8 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
     hits = 0
     for i in range(0, n, batch):
         part = idx[i : i + batch]
-        keys, rows, target, best = batch_tensors(data, part, cfg)
-        z, logits = net(keys, rows)
+        keys, target, best = batch_tensors(data, part, cfg)
+        z, logits = net(keys)
         v, p, h = model.losses(z, logits, target, best)
         r = (data.result[torch.as_tensor(part, dtype=torch.long)].float() + 1) / 2
         r_sum += float(torch.nn.functional.binary_cross_entropy_with_logits(z, r)) * len(part)
@@ -180,7 +159,7 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
 
 
 @torch.no_grad()
-def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Generator, cfg: Config,
+def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Generator,
               sample: int = 32768, batch: int = 4096) -> None:
     """Sets the value normalisation's running mean and variance to those of the value input
     over up to ``sample`` training positions, so the net evaluated (and exported) uses the
@@ -190,8 +169,8 @@ def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Ge
     part = idx[rng.permutation(len(idx))[:sample]]
     sums = []
     for i in range(0, len(part), batch):
-        keys, rows = inputs(data, torch.as_tensor(part[i : i + batch], dtype=torch.long), cfg)
-        sums.append(net.cells(keys, rows)[0].sum(dim=1) / model.VALUE_DIVISOR)
+        keys = inputs(data, torch.as_tensor(part[i : i + batch], dtype=torch.long))
+        sums.append(net.cells(keys).sum(dim=1) / model.VALUE_DIVISOR)
     v = torch.cat(sums).double()
     net.value_norm.running_mean.copy_(v.mean(dim=0))
     net.value_norm.running_var.copy_(v.var(dim=0) if len(v) > 1 else torch.ones_like(v[0]))
@@ -239,16 +218,12 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         except (netfile.NetFileError, OSError) as e:
             raise InitError(str(e)) from e
         cfg = shape_of(params, cfg)
-        if cfg.windows and data.rows is None:
-            raise InitError(f"{cfg.init} has a window table and the data has no window rows")
-    net = new_net(data, cfg)
+    net = new_net(cfg)
     if params is not None:
-        start_from(net, params, data, train_idx, rng, cfg)
+        start_from(net, params, data, train_idx, rng)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
     other_params = [net.embedding] + list(net.policy.parameters())
     groups = [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
-    if net.windows is not None:
-        groups.append({"params": [net.windows], "lr": cfg.lr * cfg.window_lr_mult})
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     steps_per_epoch = math.ceil(len(train_idx) / cfg.batch)
     total = max(1, steps_per_epoch * cfg.epochs)
@@ -280,8 +255,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         v_sum = p_sum = 0.0
         hits = 0
         for i in range(0, len(perm), cfg.batch):
-            keys, rows, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
-            z, logits = net(keys, rows)
+            keys, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
+            z, logits = net(keys)
             v, p, h = model.losses(z, logits, target, best)
             loss = v + cfg.policy_weight * p
             opt.zero_grad(set_to_none=True)
@@ -294,7 +269,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             hits += int(h)
         n = len(perm)
         tr = {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n}
-        calibrate(net, data, train_idx, rng, cfg)
+        calibrate(net, data, train_idx, rng)
         held = evaluate(net, data, held_idx, cfg)
         seconds = time.perf_counter() - t0
         epochs.append({"epoch": epoch, "train": tr, "held_out": held, "seconds": seconds})
@@ -306,7 +281,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         )
     # The held-out figures of the net as exported: the key vectors and policy weights
     # rounded as the inference rounds them (what the last epochs trained, if any did).
-    exported = new_net(data, cfg)
+    exported = new_net(cfg)
     netfile.load_into(exported, netfile.quantised(netfile.params_of(net.folded())))
     held_q = evaluate(exported, data, held_idx, cfg)
     log(
@@ -324,8 +299,6 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         },
         "config": cfg.__dict__.copy(),
         "net": {"K": features.KEYS, "F": model.FEATURES, "H": cfg.hidden,
-                "W": features.WINDOW_ROWS if net.windows is not None else 0,
-                "policy_windows": net.policy_windows,
                 "value_divisor": model.VALUE_DIVISOR},
         "held_out_baselines": base,
         "held_out_initial": init_held,

@@ -61,14 +61,14 @@ fn widened(base: &[u8], h: usize) -> Vec<u8> {
     out.extend(w2);
     out.extend(std::iter::repeat_n(0.0, extra));
     out.extend(rest);
-    file_of_width(&out, h, false)
+    file_of_width(&out, h)
 }
 
 #[test]
 fn a_file_says_how_many_hidden_units_its_value_has() {
     let base = random_net(3);
     let wide = widened(&base, 48);
-    assert_eq!(wide.len(), file_bytes(false, 48));
+    assert_eq!(wide.len(), file_bytes(48));
     let (a, b) = (
         Network::from_bytes(&base).unwrap(),
         Network::from_bytes(&wide).expect("48 hidden units"),
@@ -98,50 +98,38 @@ fn a_file_says_how_many_hidden_units_its_value_has() {
     assert_eq!(
         Network::from_bytes(&wrong).unwrap_err(),
         NetError::Length {
-            expected: file_bytes(false, 48),
+            expected: file_bytes(48),
             got: FILE_BYTES
         }
     );
 }
 
 #[test]
-fn version_2_files_are_read_or_refused() {
-    let bytes = random_net_v2(4);
-    assert_eq!(bytes.len(), FILE_BYTES_V2);
-    let net = Network::from_bytes(&bytes).expect("a good file");
-    assert!(net.has_windows());
-    assert!(!Network::from_bytes(&random_net(4)).unwrap().has_windows());
-    let v3 = Network::from_bytes(&random_net_v3(4)).expect("a version-3 file");
-    assert!(v3.has_windows() && !v3.windows_in_value() && net.windows_in_value());
-    let mut wrong = bytes.clone();
-    wrong[20] ^= 1; // window rows
-    assert!(matches!(
-        Network::from_bytes(&wrong),
-        Err(NetError::Shape { .. })
-    ));
-    assert!(matches!(
-        Network::from_bytes(&bytes[..FILE_BYTES]),
-        Err(NetError::Length { .. })
-    ));
+fn files_of_other_versions_are_refused() {
+    // The window nets (versions 2 and 3) were dropped: their files are refused by name.
+    for magic in [b"WUZINET2", b"WUZINET3"] {
+        let mut bytes = random_net(4);
+        bytes[..8].copy_from_slice(magic);
+        assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetError::Magic);
+    }
 }
 
 #[test]
 fn the_kernels_agree_on_every_key() {
     let kernel = crate::simd::best();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    for net in [random_net(2), random_net_v2(2), random_net_v3(2)] {
+    for net in [random_net(2), random_net(3)] {
         let net = Network::from_bytes(&net).expect("net");
         for _ in 0..20_000 {
             let keys = [0; 4].map(|_| (rng.next_u32() % (KEYS as u32 + 2)) as u8);
-            let rows = [0; 4].map(|_| (rng.next_u32() % (window::ROWS as u32 + 2)) as u16);
             assert_eq!(
-                net.cell(kernel, keys, rows),
-                net.cell(Kernel::Scalar, keys, rows),
-                "{keys:?} {rows:?}"
+                net.cell(kernel, keys),
+                net.cell(Kernel::Scalar, keys),
+                "{keys:?}"
             );
             assert_eq!(
-                net.cell_sums(kernel, keys, rows),
-                net.cell_sums(Kernel::Scalar, keys, rows)
+                net.cell_sum(kernel, keys),
+                net.cell_sum(Kernel::Scalar, keys)
             );
         }
     }
