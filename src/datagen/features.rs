@@ -4,8 +4,9 @@
 //! A file is the 8-byte magic [`MAGIC`], an 8-byte header (board size, key count,
 //! directions, a reserved byte, the record count as `u32`), then the records. A record is,
 //! for each cell (`y * size + x`) and each direction of `Dir::ALL`, one key byte ([`keys`];
-//! [`OCCUPIED`] for a stone); then the best move's cell (`u16`), the search's score for the side to move (`i16`), the
-//! game's result for the side to move (`i8`: 1 won, 0 drawn, -1 lost) and a reserved byte.
+//! [`OCCUPIED`] for a stone); then the best move's cell (`u16`), the search's score for the
+//! side to move (`i16`), the game's result for the side to move (`i8`: 1 won, 0 drawn, -1
+//! lost) and a reserved byte.
 //! `docs/training.md` documents it for the trainer.
 
 use super::format::Game;

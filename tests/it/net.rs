@@ -1,6 +1,6 @@
-//! The learned evaluation in the search (`Config::eval`): with a net (random weights here) the engine still plays legal moves, takes a five and blocks one;
-//! its incremental inputs are checked against a recomputation at every make and undo of the
-//! dev profile's search.
+//! The learned evaluation in the search (`Config::eval`): with a net (random weights here)
+//! the engine still plays legal moves, takes a five and blocks one; its incremental inputs
+//! are checked against a recomputation at every make and undo of the dev profile's search.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
