@@ -195,14 +195,13 @@ const NET: &[u8] = wuzi::eval::choice::BUILTIN_NET;
 fn bench_net(c: &mut Criterion) {
     use wuzi::eval::accumulator::Accumulator;
     use wuzi::eval::net::Network;
-    let name = "net";
     let net = Network::from_bytes(NET).expect("a net file");
     let mut pos = setup();
     for (b, _) in &pos {
         let s = |k| net.value_logit(&net.board_sum(k, b));
         assert_eq!(s(best()).to_bits(), s(Kernel::Scalar).to_bits());
     }
-    let mut g = c.benchmark_group(name);
+    let mut g = c.benchmark_group("net");
     g.throughput(Throughput::Elements(pos.len() as u64));
     for k in kernels() {
         g.bench_function(format!("full_eval/{k:?}"), |bench| {
@@ -219,7 +218,7 @@ fn bench_net(c: &mut Criterion) {
     // Make and undo every candidate of the positions, updating after each.
     let moves: usize = pos.iter().map(|(_, l)| l.len()).sum();
     let mut accs: Vec<Accumulator> = pos.iter().map(|(b, _)| Accumulator::new(&net, b)).collect();
-    let mut g = c.benchmark_group(name);
+    let mut g = c.benchmark_group("net");
     g.throughput(Throughput::Elements(2 * moves as u64));
     g.bench_function("make_undo_update", |bench| {
         bench.iter(|| {

@@ -77,9 +77,8 @@ impl Accumulator {
     /// the cells within five steps along its four lines, and of each only along that line:
     /// one key, a row operation. That costs less than recomputing the cells whose patterns
     /// changed (the bench at depth 10 under callgrind: 7.96e9 instructions against
-    /// 8.82e9). Caro's
-    /// patterns can change farther away (a run beyond the window), so there the changed
-    /// cells are recomputed whole too. The search uses [`Accumulator::make`] and
+    /// 8.82e9). Caro's patterns can change farther away (a run beyond the window), so there
+    /// the changed cells are recomputed whole too. The search uses [`Accumulator::make`] and
     /// [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
     #[cfg(any(test, feature = "internals"))]
     pub fn update(
