@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-validate", action="store_true", help="skip checking every record's contents")
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
+    ap.add_argument("--net-version", type=int, choices=(1, 4), default=d.net_version,
+                    help="4: with each side's pair rows; 1: the direction keys alone (the "
+                         "built-in renju and 20x20 nets)")
     ap.add_argument("--init", metavar="NET",
                     help="start from this net file (its shape: hidden width) instead of "
                          "random weights")
@@ -44,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
         policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, hidden=a.hidden,
-        init=a.init,
+        init=a.init, net_version=a.net_version,
     )
     t0 = time.perf_counter()
     try:

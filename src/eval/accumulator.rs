@@ -205,14 +205,16 @@ impl Accumulator {
         for me in Color::ALL {
             let s = me.index();
             let key = super::net::key(board, p, me, d);
-            let old = self.inputs[s][i][di];
-            if old != key {
+            let old = self.inputs[s][i];
+            if old[di] != key {
                 if RECORD {
                     self.save(s, i);
                 }
-                self.inputs[s][i][di] = key;
+                let mut new = old;
+                new[di] = key;
+                self.inputs[s][i] = new;
                 let h = &mut self.sums_of_cells[s][i];
-                net.change(self.kernel, h, &mut self.sums[s], old, key);
+                net.change(self.kernel, h, &mut self.sums[s], old, new, di);
             }
         }
     }
@@ -249,7 +251,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::random_net;
+    use crate::eval::net::{random_net, random_net4};
     use crate::movegen::{generate, GenKind, MoveList};
     use crate::types::Rule;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -262,7 +264,7 @@ mod tests {
     /// recorded [`Accumulator::make`]), the second by recomputing ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
-        let nets = [random_net(5), random_net(6), random_net(7)]
+        let nets = [random_net(5), random_net4(6), random_net4(7)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         for (g, rule) in Rule::ALL.into_iter().cycle().take(30).enumerate() {

@@ -167,6 +167,22 @@ mod tests {
             panic!("a net");
         };
         assert_eq!(net.hash(), builtin(15, Rule::Freestyle).unwrap().hash());
+        // Every net file of nets/ is read, of the version its magic names.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/nets");
+        let mut versions = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "wznet") {
+                let bytes = std::fs::read(&path).unwrap();
+                let net = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(bytes[7], b'0' + net.version() as u8, "{path:?}");
+                versions.push(net.version());
+            }
+        }
+        assert!(
+            versions.contains(&1) && versions.contains(&4),
+            "{versions:?}"
+        );
         assert!(matches!(
             Evaluation::from_arg("classical"),
             Ok(Evaluation::Classical)

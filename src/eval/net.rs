@@ -4,7 +4,10 @@
 //! For the side to move, each empty cell has four keys, one per direction: the line pattern
 //! the side to move would make there times [`PATTERNS`] plus the other side's (the keys of
 //! `datagen::features`). A key selects a learned vector of [`FEATURES`] lanes, shared by the
-//! four directions. A cell's vector is the sum of its four, clipped to `[0, 1]`. The board
+//! four directions. A version-4 net adds a vector that sees across the directions, selected
+//! by the two strongest patterns the side to move would make at the cell (of its four) and
+//! the other side's two ([`pair_row`]). A cell's vector is the sum of its four (or five),
+//! clipped to `[0, 1]`. The board
 //! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
 //! ([`HIDDEN`] in the nets built in; a file says how many) to one logit: the side to move's
 //! winning chances. A cell's vector dotted with one weight vector is its policy logit: how
@@ -20,12 +23,20 @@ use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos};
 use thiserror::Error;
 
-/// The first bytes of a net file: the format's name and version.
+/// The first bytes of a version-1 net file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"WUZINET1";
+/// The first bytes of a version-4 net file: version 1's layout with the pair rows added to
+/// the key table. (Versions 2 and 3, the window nets, were dropped.)
+pub const MAGIC4: [u8; 8] = *b"WUZINET4";
 /// Line patterns per side (dead to five), as in `datagen::features`.
 pub const PATTERNS: usize = 12;
 /// Keys: a pattern of the side to move and one of the other side.
 pub const KEYS: usize = PATTERNS * PATTERNS;
+/// Pairs `(a, b)` of one side's patterns with `a >= b`.
+pub const PAIRS: usize = PATTERNS * (PATTERNS + 1) / 2;
+/// Rows of a version-4 net's table: the keys, then a row per pair of the side to move and
+/// pair of the other side ([`pair_row`]).
+pub const ROWS4: usize = KEYS + PAIRS * PAIRS;
 /// Lanes of a cell's vector.
 pub const FEATURES: usize = 32;
 /// Units of the value's hidden layer in the nets built in (and the trainer's default); a
@@ -37,8 +48,8 @@ pub const MAX_HIDDEN: usize = 256;
 /// divisor, as in training; a mean would make a stone's worth depend on the empty cells).
 pub const VALUE_DIVISOR: f32 = 32.0;
 /// Fixed-point scale of the key vectors and policy weights: 1.0 is this many units. A lane
-/// sums four vectors, and trained weights stay well inside `i16 / (4 * QUANT)`, which the
-/// loader checks.
+/// sums five vectors at most (four keys and a pair), and trained weights stay well inside
+/// `i16 / (5 * QUANT)`, which the loader checks.
 pub const QUANT: i32 = 64;
 /// The trailer word of a net file.
 const TRAILER: u32 = 0x00C0_FFEE;
@@ -46,11 +57,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`].
-    #[error("not a wuzi net file of this version (it does not start with WUZINET1)")]
+    /// It does not start with [`MAGIC`] or [`MAGIC4`].
+    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1 or WUZINET4)")]
     Magic,
-    /// Its shape is not this version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS}, {FEATURES} and 1 to {MAX_HIDDEN}")]
+    /// Its shape is not its version's.
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1) or {ROWS4} (version 4), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -83,9 +94,11 @@ pub enum NetError {
 /// A loaded network.
 #[derive(Clone, Debug)]
 pub struct Network {
-    /// Per key, its vector in units of 1/[`QUANT`]; the last row (key [`KEYS`]) is zero, for
-    /// occupied cells.
+    /// Per key, its vector in units of 1/[`QUANT`]; row [`KEYS`] is zero, for occupied
+    /// cells; in a version-4 net the pair rows follow it ([`pair_row`]).
     embed: Vec<[i16; FEATURES]>,
+    /// A version-4 net: a cell's vector adds its pair row.
+    pairs: bool,
     /// The hidden layer's weights, input-major: `hidden_w[i * h + j]` from lane `i` to unit
     /// `j`, for `h` units (`hidden_b.len()`).
     hidden_w: Vec<f32>,
@@ -99,20 +112,25 @@ pub struct Network {
     hash: u64,
 }
 
-/// Bytes of a file with `hidden` units: magic, three shape words, the weights, the trailer.
-pub const fn file_bytes(hidden: usize) -> usize {
-    8 + 12 + 4 * (KEYS * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4
+/// Bytes of a file with `rows` table rows ([`KEYS`] or [`ROWS4`]) and `hidden` units:
+/// magic, three shape words, the weights, the trailer.
+pub const fn file_bytes(rows: usize, hidden: usize) -> usize {
+    8 + 12 + 4 * (rows * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4
 }
-/// Bytes of a file of [`HIDDEN`] units (for tests and tools).
+/// Bytes of a version-1 file of [`HIDDEN`] units (for tests and tools).
 #[cfg(any(test, feature = "internals"))]
-pub const FILE_BYTES: usize = file_bytes(HIDDEN);
+pub const FILE_BYTES: usize = file_bytes(KEYS, HIDDEN);
 
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if !bytes.starts_with(&MAGIC) {
+        let rows = if bytes.starts_with(&MAGIC) {
+            KEYS
+        } else if bytes.starts_with(&MAGIC4) {
+            ROWS4
+        } else {
             return Err(NetError::Magic);
-        }
+        };
         let start = 20;
         let word = |at: usize| {
             bytes
@@ -121,11 +139,11 @@ impl Network {
         };
         let (Some(keys), Some(features), Some(hidden)) = (word(8), word(12), word(16)) else {
             return Err(NetError::Length {
-                expected: file_bytes(HIDDEN),
+                expected: file_bytes(rows, HIDDEN),
                 got: bytes.len(),
             });
         };
-        if (keys, features) != (KEYS as u32, FEATURES as u32)
+        if (keys, features) != (rows as u32, FEATURES as u32)
             || !(1..=MAX_HIDDEN as u32).contains(&hidden)
         {
             return Err(NetError::Shape {
@@ -135,7 +153,7 @@ impl Network {
             });
         }
         let h = hidden as usize;
-        let file_bytes = file_bytes(h);
+        let file_bytes = file_bytes(rows, h);
         if bytes.len() != file_bytes {
             return Err(NetError::Length {
                 expected: file_bytes,
@@ -158,8 +176,8 @@ impl Network {
             at += n;
             (at - n, s)
         };
-        // Four summed vectors and the activation must stay inside i16.
-        let limit = i16::MAX as f32 / (4 * QUANT) as f32 - 1.0;
+        // Five summed vectors (four keys and a pair) and the activation must stay inside i16.
+        let limit = i16::MAX as f32 / (5 * QUANT) as f32 - 1.0;
         let quant = |base: usize, s: &[f32]| -> Result<Vec<i16>, NetError> {
             s.iter()
                 .enumerate()
@@ -175,11 +193,12 @@ impl Network {
                 })
                 .collect()
         };
-        let (base, e) = take(KEYS * FEATURES);
+        let (base, e) = take(rows * FEATURES);
         let e = quant(base, e)?;
-        let mut embed = vec![[0i16; FEATURES]; KEYS + 1];
-        for (k, row) in embed.iter_mut().take(KEYS).enumerate() {
-            row.copy_from_slice(&e[k * FEATURES..(k + 1) * FEATURES]);
+        // The file's rows with the zero row inserted after the keys.
+        let mut embed = vec![[0i16; FEATURES]; rows + 1];
+        for (k, w) in e.chunks_exact(FEATURES).enumerate() {
+            embed[k + usize::from(k >= KEYS)].copy_from_slice(w);
         }
         // The file is unit-major (the trainer's layout); the inference reads input-major.
         let (_, w1) = take(h * FEATURES);
@@ -198,6 +217,7 @@ impl Network {
         let policy_b = take(1).1[0];
         Ok(Network {
             embed,
+            pairs: rows == ROWS4,
             hidden_w,
             hidden_b,
             out_w,
@@ -224,6 +244,15 @@ impl Network {
         }
     }
 
+    /// The net file's version: 1, or 4 with the pair rows.
+    pub fn version(&self) -> u32 {
+        if self.pairs {
+            4
+        } else {
+            1
+        }
+    }
+
     /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
     #[inline(always)]
     pub fn cell_at(&self, kernel: Kernel, board: &Board, p: Pos, me: Color) -> [i16; FEATURES] {
@@ -236,11 +265,17 @@ impl Network {
         &self.embed[(k as usize).min(KEYS)]
     }
 
-    /// A cell's unclipped sum of its key vectors: the accumulator keeps it, so that a change
-    /// of one key is one row operation.
+    /// A cell's unclipped sum of its key vectors (and pair vector): the accumulator keeps
+    /// it, so that a change of one key is one operation on a few rows.
     #[inline(always)]
     pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
-        sum4(kernel, keys.map(|k| self.key_row(k)))
+        let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
+        if self.pairs && keys[0] < KEYS as u8 {
+            let p = &self.embed[pair_row(keys)];
+            sum_rows(kernel, [k0, k1, k2, k3, p])
+        } else {
+            sum_rows(kernel, [k0, k1, k2, k3])
+        }
     }
 
     /// A cell's sum becomes `new`: stores it in `s` and adds the change of its clipped
@@ -261,23 +296,35 @@ impl Network {
         }
     }
 
-    /// One key of a cell changed from `old` to `new`: updates its sum `s` and adds the
-    /// change of its clipped vector to the board sum `sum`.
+    /// One key of a cell changed: its keys were `old` and are `new`, which differ along
+    /// direction `d` alone (an empty cell's keys, below [`KEYS`]). Updates its sum `s` (the
+    /// key's row, and in a version-4 net the pair row) and adds the change of its clipped
+    /// vector to the board sum `sum`.
+    ///
+    /// A version-4 net computes the old pair row again rather than keeping each cell's:
+    /// kept in the accumulator it saved 1% of a version-4 search's instructions under
+    /// callgrind and cost a version-1 search 4%.
     #[inline(always)]
     pub fn change(
         &self,
         kernel: Kernel,
         s: &mut [i16; FEATURES],
         sum: &mut [i32; FEATURES],
-        old: u8,
-        new: u8,
+        old: [u8; 4],
+        new: [u8; 4],
+        d: usize,
     ) {
-        let rows = [self.key_row(old), self.key_row(new)];
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-            Kernel::Avx2 => unsafe { change_avx2(s, sum, rows) },
-            _ => change_scalar(s, sum, rows),
+        let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
+        let (p0, p1) = if self.pairs {
+            (pair_row(old), pair_row(new))
+        } else {
+            (KEYS, KEYS)
+        };
+        if p0 == p1 {
+            change_rows(kernel, s, sum, [k0], [k1]);
+        } else {
+            let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
+            change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
         }
     }
 
@@ -377,19 +424,99 @@ pub fn clip(h: &[i16; FEATURES]) -> [i16; FEATURES] {
     h.map(|x| x.clamp(0, QUANT as i16))
 }
 
-/// The unclipped sum of four vectors.
+/// The pair row of a cell of keys `keys` in a version-4 net's table (as [`Network`] keeps
+/// it, with the zero row at [`KEYS`]): for each side, the two strongest of its four
+/// patterns `a >= b` give its pair `a (a + 1) / 2 + b`; the side to move's pair `own` and
+/// the other side's `other` give the row `KEYS + 1 + own * PAIRS + other`. The keys are
+/// those of an empty cell (below [`KEYS`]).
+///
+/// By tables: both sides' pairs of two directions' keys ([`KEY_PAIRS`], 41 kB), then the
+/// pair of two such pairs ([`MERGE`]). Under callgrind (100,000 nodes of the session-34
+/// position) a version-4 search took 1.540e9 instructions with a network of minima and
+/// maxima here, 1.419e9 with tables of pattern pairs, 1.299e9 with these; a version-1
+/// search 1.079e9.
 #[inline(always)]
-pub fn sum4(kernel: Kernel, rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-        Kernel::Avx2 => unsafe { sum4_avx2(rows) },
-        _ => sum4_scalar(rows),
+pub fn pair_row(keys: [u8; 4]) -> usize {
+    let two = |k: u8, l: u8| KEY_PAIRS[(k as usize * KEYS + l as usize).min(KEYS * KEYS - 1)];
+    let ([o1, t1], [o2, t2]) = (two(keys[0], keys[1]), two(keys[2], keys[3]));
+    let merge = |x: u8, y: u8| MERGE[x as usize * PAIRS + y as usize] as usize;
+    KEYS + 1 + merge(o1, o2) * PAIRS + merge(t1, t2)
+}
+
+/// The pair `a (a + 1) / 2 + b` of two patterns `a >= b`.
+const fn pair_index(a: usize, b: usize) -> usize {
+    a * (a + 1) / 2 + b
+}
+
+/// The pair of the patterns `p` and `q` in either order.
+const fn pair_of(p: usize, q: usize) -> usize {
+    if p >= q {
+        pair_index(p, q)
+    } else {
+        pair_index(q, p)
     }
 }
 
-/// The portable definition of [`sum4`].
-pub fn sum4_scalar(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
+/// The patterns `(a, b)`, `a >= b`, of each pair.
+const PAIR_PATTERNS: [(usize, usize); PAIRS] = {
+    let mut t = [(0, 0); PAIRS];
+    let mut a = 0;
+    while a < PATTERNS {
+        let mut b = 0;
+        while b <= a {
+            t[pair_index(a, b)] = (a, b);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// `KEY_PAIRS[k * KEYS + l]`: for the keys `k` and `l` of two directions, the pair of the
+/// side to move's patterns (`k / PATTERNS`, `l / PATTERNS`) and the other side's.
+static KEY_PAIRS: [[u8; 2]; KEYS * KEYS] = {
+    let mut t = [[0; 2]; KEYS * KEYS];
+    let mut i = 0;
+    while i < t.len() {
+        let (k, l) = (i / KEYS, i % KEYS);
+        t[i] = [
+            pair_of(k / PATTERNS, l / PATTERNS) as u8,
+            pair_of(k % PATTERNS, l % PATTERNS) as u8,
+        ];
+        i += 1;
+    }
+    t
+};
+
+/// `MERGE[x * PAIRS + y]`: the pair of the two largest of the four patterns of pairs `x`
+/// and `y`.
+static MERGE: [u8; PAIRS * PAIRS] = {
+    let mut t = [0; PAIRS * PAIRS];
+    let mut k = 0;
+    while k < t.len() {
+        let ((a1, b1), (a2, b2)) = (PAIR_PATTERNS[k / PAIRS], PAIR_PATTERNS[k % PAIRS]);
+        // a1 >= b1 and a2 >= b2: the largest is the larger of a1 and a2, the second the
+        // larger of the other and the winner's b.
+        let (top, other, b) = if a1 >= a2 { (a1, a2, b1) } else { (a2, a1, b2) };
+        t[k] = pair_index(top, if other >= b { other } else { b }) as u8;
+        k += 1;
+    }
+    t
+};
+
+/// The unclipped sum of `N` vectors.
+#[inline(always)]
+pub fn sum_rows<const N: usize>(kernel: Kernel, rows: [&[i16; FEATURES]; N]) -> [i16; FEATURES] {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+        Kernel::Avx2 => unsafe { sum_rows_avx2(rows) },
+        _ => sum_rows_scalar(rows),
+    }
+}
+
+/// The portable definition of [`sum_rows`].
+pub fn sum_rows_scalar<const N: usize>(rows: [&[i16; FEATURES]; N]) -> [i16; FEATURES] {
     let mut h = [0i16; FEATURES];
     for row in rows {
         for (x, &e) in h.iter_mut().zip(row) {
@@ -401,7 +528,7 @@ pub fn sum4_scalar(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn sum4_avx2(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
+unsafe fn sum_rows_avx2<const N: usize>(rows: [&[i16; FEATURES]; N]) -> [i16; FEATURES] {
     use std::arch::x86_64::*;
     let mut out = [0i16; FEATURES];
     let p = out.as_mut_ptr() as *mut __m256i;
@@ -409,23 +536,46 @@ unsafe fn sum4_avx2(rows: [&[i16; FEATURES]; 4]) -> [i16; FEATURES] {
         // SAFETY: each row and `out` are 32 i16 lanes, two unaligned 256-bit halves.
         let load =
             |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
-        let a = _mm256_add_epi16(load(rows[0]), load(rows[1]));
-        let b = _mm256_add_epi16(load(rows[2]), load(rows[3]));
-        _mm256_storeu_si256(p.add(half), _mm256_add_epi16(a, b));
+        let mut acc = _mm256_setzero_si256();
+        for row in rows {
+            acc = _mm256_add_epi16(acc, load(row));
+        }
+        _mm256_storeu_si256(p.add(half), acc);
     }
     out
 }
 
-/// The portable definition of [`Network::change`]: `rows` are the old key's vector, then
-/// the new one's.
-pub fn change_scalar(
+/// A cell's sum `s` loses the rows `old` and gains the rows `new`; the change of its
+/// clipped vector is added to the board sum `sum`.
+#[inline(always)]
+fn change_rows<const N: usize>(
+    kernel: Kernel,
     s: &mut [i16; FEATURES],
     sum: &mut [i32; FEATURES],
-    rows: [&[i16; FEATURES]; 2],
+    old: [&[i16; FEATURES]; N],
+    new: [&[i16; FEATURES]; N],
+) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+        Kernel::Avx2 => unsafe { change_avx2(s, sum, old, new) },
+        _ => change_scalar(s, sum, old, new),
+    }
+}
+
+/// The portable definition of [`Network::change`]'s step: the cell's sum `s` loses the
+/// rows `old` and gains the rows `new`.
+pub fn change_scalar<const N: usize>(
+    s: &mut [i16; FEATURES],
+    sum: &mut [i32; FEATURES],
+    old: [&[i16; FEATURES]; N],
+    new: [&[i16; FEATURES]; N],
 ) {
     let before = clip(s);
-    for i in 0..FEATURES {
-        s[i] = s[i].wrapping_sub(rows[0][i]).wrapping_add(rows[1][i]);
+    for (o, n) in old.iter().zip(&new) {
+        for i in 0..FEATURES {
+            s[i] = s[i].wrapping_sub(o[i]).wrapping_add(n[i]);
+        }
     }
     let after = clip(s);
     for i in 0..FEATURES {
@@ -491,10 +641,11 @@ unsafe fn set_avx2(s: &mut [i16; FEATURES], sum: &mut [i32; FEATURES], new: &[i1
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn change_avx2(
+unsafe fn change_avx2<const N: usize>(
     s: &mut [i16; FEATURES],
     sum: &mut [i32; FEATURES],
-    rows: [&[i16; FEATURES]; 2],
+    old: [&[i16; FEATURES]; N],
+    new: [&[i16; FEATURES]; N],
 ) {
     use std::arch::x86_64::*;
     let kp = s.as_mut_ptr() as *mut __m256i;
@@ -505,7 +656,10 @@ unsafe fn change_avx2(
         let load =
             |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
         let k0 = _mm256_loadu_si256(kp.add(half));
-        let k1 = _mm256_add_epi16(_mm256_sub_epi16(k0, load(rows[0])), load(rows[1]));
+        let mut k1 = k0;
+        for (o, n) in old.iter().zip(&new) {
+            k1 = _mm256_add_epi16(_mm256_sub_epi16(k1, load(o)), load(n));
+        }
         store_and_account(kp.add(half), sp.add(2 * half), k0, k1);
     }
 }
@@ -537,7 +691,8 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 }
 
 /// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests
-/// and tools; the trainer writes the same format).
+/// and tools; the trainer writes the same format): version 4 if there are [`WEIGHTS4`] of
+/// them, else version 1.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     file_of_width(weights, HIDDEN)
@@ -546,8 +701,10 @@ pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
 /// [`file_from_floats`] for `hidden` units.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
-    let mut b = MAGIC.to_vec();
-    for w in [KEYS, FEATURES, hidden] {
+    let v4 = weights.len() == (file_bytes(ROWS4, hidden) - 24) / 4;
+    let (magic, rows) = if v4 { (MAGIC4, ROWS4) } else { (MAGIC, KEYS) };
+    let mut b = magic.to_vec();
+    for w in [rows, FEATURES, hidden] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
     }
     for w in weights {
@@ -557,14 +714,23 @@ pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
     b
 }
 
-/// Weights of a file of [`HIDDEN`] units.
+/// Weights of a version-1 file of [`HIDDEN`] units.
 #[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
+/// Weights of a version-4 file of [`HIDDEN`] units.
+#[cfg(any(test, feature = "internals"))]
+pub const WEIGHTS4: usize = (file_bytes(ROWS4, HIDDEN) - 24) / 4;
 
-/// A net file of random weights in [-0.5, 0.5) (for tests).
+/// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS)
+}
+
+/// A version-4 net file of random weights in [-0.5, 0.5) (for tests).
+#[cfg(test)]
+pub(crate) fn random_net4(seed: u64) -> Vec<u8> {
+    random_file(seed, WEIGHTS4)
 }
 
 #[cfg(test)]

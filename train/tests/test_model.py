@@ -67,7 +67,9 @@ def test_stones_add_nothing_and_directions_are_symmetric():
     # A board of stones but one empty cell: the value input is that cell's activation / 32.
     one = torch.full((1, 81, 4), 255, dtype=torch.uint8)
     one[0, 40] = torch.tensor([5, 17, 40, 100], dtype=torch.uint8)
-    a = net.embedding.detach()[[5, 17, 40, 100]].sum(0).clamp(0, 1)
+    # Its pair row: its own patterns 0, 1, 3, 8 give the pair (8, 3), 8 * 9 / 2 + 3 = 39,
+    # the other side's 5, 5, 4, 4 the pair (5, 5), 20: row 144 + 39 * 78 + 20 = 3206.
+    a = net.embedding.detach()[[5, 17, 40, 100, 3206]].sum(0).clamp(0, 1)
     hidden = net.value1(a / model.VALUE_DIVISOR).clamp(0, 1)
     expected = net.value2(hidden).item()
     z, logits = net_outputs(net, one)

@@ -10,27 +10,35 @@ import torch
 from wuzinet import features, model, netfile, synthetic
 from wuzinet.netfile import NetFileError
 
-K, F, H = 144, 32, 16
-FLOATS = K * F + H * F + H + H + 1 + F + 1
+F, H = 32, 16
+# Rows of the table and the magic, per version.
+VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4")}
 
 
-def trained_like_net(seed=3):
+def floats_of(k):
+    return k * F + H * F + H + H + 1 + F + 1
+
+
+def trained_like_net(seed=3, version=4):
     torch.manual_seed(seed)
-    net = model.WuziNet()
+    net = model.WuziNet(combos=version == 4)
     with torch.no_grad():
         for p in net.parameters():
             p.add_(torch.randn_like(p) * 0.3)
     return net.folded()
 
 
-def test_layout(tmp_path):
-    net = trained_like_net()
+@pytest.mark.parametrize("version", [1, 4])
+def test_layout(tmp_path, version):
+    K, magic = VERSIONS[version]
+    FLOATS = floats_of(K)
+    net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
     digest = netfile.write_net(path, netfile.params_of(net))
     data = path.read_bytes()
     assert len(digest) == 64
     assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H)
-    assert data[:8] == b"WUZINET1"
+    assert data[:8] == magic
     assert struct.unpack_from("<III", data, 8) == (K, F, H)
     assert struct.unpack_from("<I", data, len(data) - 4)[0] == 0xC0FFEE
     floats = np.frombuffer(data, dtype="<f4", count=FLOATS, offset=20)
@@ -50,15 +58,16 @@ def test_layout(tmp_path):
     assert floats[o] == net.policy.bias.item()
 
 
-def test_round_trip(tmp_path):
-    net = trained_like_net()
+@pytest.mark.parametrize("version", [1, 4])
+def test_round_trip(tmp_path, version):
+    net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
     netfile.write_net(path, netfile.params_of(net))
     params = netfile.read_net(path)
     for name, a in netfile.params_of(net).items():
         assert params[name].dtype == np.float32
         assert np.array_equal(params[name], a), name
-    other = model.WuziNet()
+    other = model.WuziNet(combos=version == 4)
     netfile.load_into(other, params)
     keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(8, 9, 1)[0]))
     with torch.no_grad():
@@ -77,6 +86,8 @@ def test_malformed(tmp_path):
         (good + b"\0", "bytes, expected"),
         (good[:-4] + struct.pack("<I", 0xBEEF), "trailer"),
         (good[:8] + struct.pack("<I", 145) + good[12:], "expected"),
+        # A version-1 magic on a version-4 table.
+        (b"WUZINET1" + good[8:], "K=6228, expected 144"),
         (good[:10], "too short"),
     ]
     for data, message in cases:
@@ -87,10 +98,10 @@ def test_malformed(tmp_path):
     with pytest.raises(NetFileError, match="not finite"):
         netfile.to_bytes(params)
     params = netfile.params_of(trained_like_net())
-    params["embedding"][7, 3] = 127.5
+    params["embedding"][7, 3] = 101.5
     with pytest.raises(NetFileError, match="beyond the inference"):
         netfile.to_bytes(params)
-    params["embedding"][7, 3] = -126.9
+    params["embedding"][7, 3] = -101.3
     netfile.to_bytes(params)
     params["policy.weight"][0] = 200.0
     with pytest.raises(NetFileError, match="policy.weight"):
@@ -103,8 +114,9 @@ def test_malformed(tmp_path):
         netfile.params_of(model.WuziNet())
 
 
-def test_reference_forward_matches_model():
-    net = trained_like_net(5)
+@pytest.mark.parametrize("version", [1, 4])
+def test_reference_forward_matches_model(version):
+    net = trained_like_net(5, version)
     params = netfile.params_of(net)
     keys, _, _, _ = synthetic.make_records(20, 15, 4)
     idx = model.WuziNet.prepare_keys(torch.from_numpy(keys))
@@ -141,7 +153,7 @@ def test_check_net_cli(tmp_path, capsys):
 def window_net_bytes(version):
     """A net file of the dropped versions 2 and 3 as the trainer wrote them: a fifth header
     word W (7381) and the window table W[W][F] right after E."""
-    w = 7381
+    w, K = 7381, 144
     floats = K * F + w * F + H * F + H + H + 1 + F + 1
     return (struct.pack("<8sIIII", b"WUZINET%d" % version, K, F, H, w)
             + np.zeros(floats, dtype="<f4").tobytes() + struct.pack("<I", 0xC0FFEE))

@@ -48,7 +48,7 @@ def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     assert last["policy_acc"] > 2 * report["held_out_baselines"]["policy_acc_uniform"]
     assert report["epochs"][-1]["train"]["policy_loss"] < report["epochs"][0]["train"]["policy_loss"]
     params = netfile.read_net(out)
-    assert params["embedding"].shape == (144, 32)
+    assert params["embedding"].shape == (6228, 32)
     # Exported as the inference holds it: the key vectors and policy weights in 1/64ths,
     # and the last epochs' held-out figures are those of that net.
     for name in ("embedding", "policy.weight"):
@@ -107,3 +107,12 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
     capsys.readouterr()
     assert train_cli.main(zero + ["--out", str(tmp_path / "x.wznet"), "--init", str(tmp_path / "d.wzf")]) == 2
     assert "magic" in capsys.readouterr().err
+    # A version-1 net trains as version 1 (--net-version 1), and a net started from it is
+    # version 1 too: the file decides.
+    v1 = tmp_path / "v1.wznet"
+    assert train_cli.main(args + ["--out", str(v1), "--net-version", "1"]) == 0
+    assert netfile.read_net(v1)["embedding"].shape == (144, 32)
+    from1 = tmp_path / "from1.wznet"
+    assert train_cli.main(zero + ["--out", str(from1), "--init", str(v1)]) == 0
+    assert json.loads(from1.with_suffix(".json").read_text())["net"]["version"] == 1
+    assert from1.read_bytes()[:8] == b"WUZINET1"

@@ -1,8 +1,11 @@
 """The network (the Rust inference computes the same; docs/training.md).
 
 Per empty cell c and direction d the key ``own*12 + opp`` picks a row of one embedding
-table E[144][32] shared by the four directions; ``h_c = sum_d E[key(c, d)]`` and
-``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing.
+table E shared by the four directions; ``h_c = sum_d E[key(c, d)]``. A version-4 net adds
+a row per cell that sees across the directions: with ``own`` the pair of the two strongest
+patterns the side to move would make at c (of its four, ``pair(a, b) = a (a + 1) / 2 + b``
+for ``a >= b``, 78 pairs) and ``opp`` the other side's, row ``144 + own * 78 + opp``; so E
+has 6,228 rows (144 in version 1). ``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing.
 
 - Value: ``v_in = sum_c a_c / 32``, Linear(32 -> 16), clamp(0, 1), Linear(16 -> 1): a logit
   z, P(side to move wins) = sigmoid(z).
@@ -17,7 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .features import KEYS, OCCUPIED
+from .features import KEYS, OCCUPIED, PATTERNS
 
 FEATURES = 32  # F: lanes of a cell's feature vector
 HIDDEN = 16  # H: the value head's hidden layer
@@ -33,6 +36,30 @@ SCORE_SCALE = 400.0
 POLICY_WEIGHT = 1.0
 
 PAD = KEYS  # the index a stone's key 255 is mapped to: a row of zeros
+# Pairs of patterns (a >= b) of one side.
+PAIRS = PATTERNS * (PATTERNS + 1) // 2  # 78
+# Rows of a version-4 net's table: the keys, then a row per pair of each side.
+COMBO_ROWS = KEYS + PAIRS * PAIRS  # 6228
+
+
+def pair_index(p: torch.Tensor) -> torch.Tensor:
+    """For patterns [..., 4] (0 to 11), the pair of the two largest, ``a (a + 1) / 2 + b``
+    (a >= b): a sorting network of maxima and minima, as the inference computes it."""
+    hi1, lo1 = torch.maximum(p[..., 0], p[..., 1]), torch.minimum(p[..., 0], p[..., 1])
+    hi2, lo2 = torch.maximum(p[..., 2], p[..., 3]), torch.minimum(p[..., 2], p[..., 3])
+    a = torch.maximum(hi1, hi2)
+    b = torch.maximum(torch.minimum(hi1, hi2), torch.maximum(lo1, lo2))
+    return a * (a + 1) // 2 + b
+
+
+def combo_rows(idx: torch.Tensor) -> torch.Tensor:
+    """Prepared keys [..., 4] -> the pair row [..., 1] of each cell, as an index of the
+    gather table (the table with the zero row at ``PAD``: pair rows from PAD + 1); PAD for
+    a stone."""
+    stone = idx[..., :1] == PAD
+    k = idx.clamp(max=KEYS - 1)
+    row = pair_index(k // PATTERNS) * PAIRS + pair_index(k % PATTERNS)
+    return torch.where(stone, PAD, PAD + 1 + row.unsqueeze(-1))
 
 
 
@@ -100,9 +127,12 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN) -> None:
+    """``combos``: a version-4 net (the pair rows), else version 1."""
+
+    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, combos: bool = True) -> None:
         super().__init__()
-        self.embedding = nn.Parameter(torch.empty(KEYS, features))
+        self.combos = combos
+        self.embedding = nn.Parameter(torch.empty(COMBO_ROWS if combos else KEYS, features))
         # Training only: the value input normalised per lane (batch statistics while
         # training, running ones in eval), folded into value1 on export (``folded``), so
         # the exported net is exactly the net file's shape. Without it the policy's moves of the
@@ -122,6 +152,8 @@ class WuziNet(nn.Module):
         # no lane starts dead.
         with torch.no_grad():
             self.embedding.uniform_(-0.05, 0.2)
+            # The pair rows start small: they refine what the four keys already say.
+            self.embedding[KEYS:].uniform_(-0.05, 0.05)
         self.value1.reset_parameters()
         with torch.no_grad():
             self.value1.bias.fill_(0.5)  # hidden units start inside the clamp
@@ -132,7 +164,7 @@ class WuziNet(nn.Module):
     def folded(self) -> "WuziNet":
         """A copy whose value_norm is the identity, folded into value1: the same function
         in eval mode, of the exported shape."""
-        out = WuziNet(self.embedding.shape[1], self.value1.out_features)
+        out = WuziNet(self.embedding.shape[1], self.value1.out_features, self.combos)
         out.load_state_dict(self.state_dict())
         scale = 1.0 / torch.sqrt(self.value_norm.running_var + self.value_norm.eps)
         w = self.value1.weight * scale
@@ -153,12 +185,16 @@ class WuziNet(nn.Module):
     def cells(self, idx: torch.Tensor) -> torch.Tensor:
         """Activations [B, S*S, F] from prepared indices [B, S*S, 4]: the input of the value
         (summed over the cells) and of the policy (per cell)."""
-        b, n, d = idx.shape
+        b, n, _ = idx.shape
         e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
         # The PAD index (a stone) picks this zero row: stones contribute nothing.
-        zero = e.new_zeros(1, e.shape[1])
-        h = SumGather.apply(idx.reshape(b * n, d), torch.cat([e, zero])).reshape(b, n, -1)
-        return h.clamp(0.0, 1.0)
+        table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
+        if self.combos:
+            idx = torch.cat([idx, combo_rows(idx)], dim=-1)
+        h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
+        # Version 4 trains with the leaky backward (the same forward); version 1 kept the
+        # plain clamp, so that its committed nets are retrained to the same bytes.
+        return LeakyClamp.apply(h) if self.combos else h.clamp(0.0, 1.0)
 
     def forward(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf)."""

@@ -1,6 +1,8 @@
 """Net files (``.wznet``), read by wuzi's inference.
 
-Little-endian: the 8-byte magic ``WUZINET1``; u32 K (144), u32 F (32), u32 H (16); then
+Little-endian: the 8-byte magic ``WUZINET1`` or ``WUZINET4``; u32 K (144 in version 1, 6228
+in version 4: the direction keys, then the pair rows of ``model.combo_rows``), u32 F (32),
+u32 H (16); then
 float32 arrays in this order: E[K][F], value1.weight[H][F] (out x in, row-major),
 value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1]; then
 the u32 trailer 0xC0FFEE. Nothing else.
@@ -18,15 +20,20 @@ from pathlib import Path
 import numpy as np
 
 MAGIC = b"WUZINET1"
+# Version 4: the table adds a row per pair of the two sides' pairs (model.COMBO_ROWS rows).
+MAGIC4 = b"WUZINET4"
+# The rows of the table of each version.
+ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78}
 # The magics of the dropped window nets, named when a file of them is refused.
 DROPPED = (b"WUZINET2", b"WUZINET3")
 TRAILER = 0xC0FFEE
 HEAD = struct.Struct("<8sIII")
 # wuzi's inference keeps the key vectors and the policy weights as i16 at QUANT units per
-# 1.0, and refuses a file where four of them could leave i16: |weight| above this.
+# 1.0, and refuses a file where five of them (four keys and a pair) could leave i16:
+# |weight| above this.
 QUANT = 64
 QUANTISED = ("embedding", "policy.weight")
-LIMIT = 32767 / (4 * QUANT) - 1.0
+LIMIT = 32767 / (5 * QUANT) - 1.0
 
 
 class NetFileError(ValueError):
@@ -55,7 +62,10 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
     """The file's bytes from named arrays (the names of ``shapes``)."""
     k, f = params["embedding"].shape
     h = params["value1.weight"].shape[0]
-    out = [HEAD.pack(MAGIC, k, f, h)]
+    magic = next((m for m, rows in ROWS.items() if rows == k), None)
+    if magic is None:
+        raise NetFileError(f"embedding: {k} rows; a net file has {' or '.join(map(str, ROWS.values()))}")
+    out = [HEAD.pack(magic, k, f, h)]
     for name, shape in shapes(k, f, h):
         a = np.asarray(params[name], dtype="<f4")
         if a.size != int(np.prod(shape)):
@@ -79,10 +89,12 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
             f"{where}: magic {magic!r}, expected {MAGIC!r} (version {magic[-1:].decode()}, "
             "a window net, is no longer read: wuzi dropped those nets)"
         )
-    if magic != MAGIC:
-        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}")
+    if magic not in ROWS:
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r} or {MAGIC4!r}")
     _, k, f, h = HEAD.unpack_from(data, 0)
-    if not (0 < k <= 4096 and 0 < f <= 4096 and 0 < h <= 4096):
+    if k != ROWS[magic]:
+        raise NetFileError(f"{where}: K={k}, expected {ROWS[magic]} for {magic!r}")
+    if not (0 < f <= 4096 and 0 < h <= 4096):
         raise NetFileError(f"{where}: implausible dimensions K={k} F={f} H={h}")
     expected = file_bytes(k, f, h)
     if len(data) != expected:
@@ -165,7 +177,16 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
     empty = keys[:, 0] != 255
     a = np.zeros((len(keys), e.shape[1]))
     for c in np.nonzero(empty)[0]:
-        a[c] = np.clip(e[keys[c]].sum(axis=0), 0.0, 1.0)
+        rows = [int(k) for k in keys[c]]
+        if len(e) == ROWS[MAGIC4]:
+            # Version 4: each side's two strongest patterns of the four, as a pair; the
+            # two pairs pick one row.
+            pair = []
+            for side in (0, 1):
+                pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
+                pair.append(pats[0] * (pats[0] + 1) // 2 + pats[1])
+            rows.append(144 + pair[0] * 78 + pair[1])
+        a[c] = np.clip(e[rows].sum(axis=0), 0.0, 1.0)
     v_in = a[empty].sum(axis=0) / divisor
     hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)
     z = float(params["value2.weight"].astype(np.float64) @ hidden + params["value2.bias"][0])

@@ -34,6 +34,9 @@ class Config:
     policy_weight: float = model.POLICY_WEIGHT
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
+    # 4: the net with each side's pair rows (model.combo_rows); 1: the direction keys alone
+    # (the built-in renju and 20x20 nets, and the first 15x15 ones).
+    net_version: int = 4
     # A net file to start from instead of random weights (its shape decides the net's:
     # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
     init: str | None = None
@@ -84,7 +87,9 @@ def split(games: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np
 
 
 def new_net(cfg: Config) -> model.WuziNet:
-    return model.WuziNet(hidden=cfg.hidden)
+    if cfg.net_version not in (1, 4):
+        raise ValueError(f"net version {cfg.net_version}: the trainer makes versions 1 and 4")
+    return model.WuziNet(hidden=cfg.hidden, combos=cfg.net_version == 4)
 
 
 class InitError(ValueError):
@@ -93,9 +98,10 @@ class InitError(ValueError):
 
 
 def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
-    """``cfg`` with the net shape of a file's ``params``: its hidden width."""
+    """``cfg`` with the net shape of a file's ``params``: its version and hidden width."""
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
+    out.net_version = 4 if len(params["embedding"]) == model.COMBO_ROWS else 1
     return out
 
 
@@ -298,7 +304,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             "held_out_positions": int(len(held_idx)),
         },
         "config": cfg.__dict__.copy(),
-        "net": {"K": features.KEYS, "F": model.FEATURES, "H": cfg.hidden,
+        "net": {"version": cfg.net_version, "K": int(net.embedding.shape[0]),
+                "F": model.FEATURES, "H": cfg.hidden,
                 "value_divisor": model.VALUE_DIVISOR},
         "held_out_baselines": base,
         "held_out_initial": init_held,

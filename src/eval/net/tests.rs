@@ -68,7 +68,7 @@ fn widened(base: &[u8], h: usize) -> Vec<u8> {
 fn a_file_says_how_many_hidden_units_its_value_has() {
     let base = random_net(3);
     let wide = widened(&base, 48);
-    assert_eq!(wide.len(), file_bytes(48));
+    assert_eq!(wide.len(), file_bytes(KEYS, 48));
     let (a, b) = (
         Network::from_bytes(&base).unwrap(),
         Network::from_bytes(&wide).expect("48 hidden units"),
@@ -98,10 +98,118 @@ fn a_file_says_how_many_hidden_units_its_value_has() {
     assert_eq!(
         Network::from_bytes(&wrong).unwrap_err(),
         NetError::Length {
-            expected: file_bytes(48),
+            expected: file_bytes(KEYS, 48),
             got: FILE_BYTES
         }
     );
+}
+
+/// A version-4 file's bytes from a version-1 file's: the same weights, with the pair rows
+/// `pairs` after the key rows.
+fn with_pairs(v1: &[u8], pairs: impl Fn(usize) -> f32) -> Vec<u8> {
+    let floats: Vec<f32> = v1[20..v1.len() - 4]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let (e, rest) = floats.split_at(KEYS * FEATURES);
+    let mut out = Vec::from(e);
+    out.extend((0..PAIRS * PAIRS * FEATURES).map(pairs));
+    out.extend(rest);
+    file_from_floats(&out)
+}
+
+/// Random boards of 0 to 59 stones.
+fn random_boards(seed: u64, n: usize) -> Vec<Board> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            let mut board = Board::new(15, crate::types::Rule::Freestyle);
+            for _ in 0..(rng.next_u32() % 60) {
+                let p = Pos::new(rng.next_u32() as usize % 15, rng.next_u32() as usize % 15);
+                if board.is_empty(p) {
+                    board.make(p);
+                }
+            }
+            board
+        })
+        .collect()
+}
+
+#[test]
+fn a_version_4_file_adds_the_pair_rows() {
+    let v1 = random_net(6);
+    let zero = with_pairs(&v1, |_| 0.0);
+    assert_eq!(&zero[..8], b"WUZINET4");
+    assert_eq!(zero.len(), file_bytes(ROWS4, HIDDEN));
+    let (a, b) = (
+        Network::from_bytes(&v1).unwrap(),
+        Network::from_bytes(&zero).expect("a version-4 file"),
+    );
+    assert_eq!((a.version(), b.version()), (1, 4));
+    // Pair rows of zeros add nothing: the same values and policies as version 1.
+    let kernel = crate::simd::best();
+    let boards = random_boards(9, 30);
+    for board in &boards {
+        assert_eq!(a.evaluate(board).to_bits(), b.evaluate(board).to_bits());
+        for &p in board.cells() {
+            let me = board.to_move();
+            assert_eq!(a.cell_at(kernel, board, p, me), b.cell_at(kernel, board, p, me));
+        }
+    }
+    // With pair rows, a cell's sum is its four key rows and its pair row (the rows of the
+    // file: the keys, then the pairs, the side to move's major).
+    let floats = with_pairs(&v1, |k| (k % 13) as f32 / 16.0 - 0.375);
+    let c = Network::from_bytes(&floats).unwrap();
+    let keys = [5, 17, 40, 100];
+    // Patterns (key / 12) 0, 1, 3, 8: the pair (8, 3), 8 * 9 / 2 + 3 = 39; the other
+    // side's (key % 12) 5, 5, 4, 4: the pair (5, 5), 20. The file's row 144 + 39 * 78 + 20.
+    assert_eq!(pair_row(keys), KEYS + 1 + 3062);
+    let row = |r: usize| -> [i16; FEATURES] {
+        std::array::from_fn(|i| {
+            let k = r * FEATURES + i;
+            let v = if r < KEYS {
+                f32::from_le_bytes(v1[20 + 4 * k..24 + 4 * k].try_into().unwrap())
+            } else {
+                ((k - KEYS * FEATURES) % 13) as f32 / 16.0 - 0.375
+            };
+            (v * QUANT as f32).round() as i16
+        })
+    };
+    let mut expected = [0i16; FEATURES];
+    for r in [5, 17, 40, 100, 3206] {
+        for (x, y) in expected.iter_mut().zip(row(r)) {
+            *x += y;
+        }
+    }
+    assert_eq!(c.cell_sum(Kernel::Scalar, keys), expected);
+    // A version-1 magic on a version-4 table, or the reverse, is refused by its shape.
+    let mut wrong = floats.clone();
+    wrong[..8].copy_from_slice(&MAGIC);
+    assert!(matches!(
+        Network::from_bytes(&wrong),
+        Err(NetError::Shape { keys: 6228, .. })
+    ));
+    let mut wrong = v1.clone();
+    wrong[..8].copy_from_slice(&MAGIC4);
+    assert!(matches!(
+        Network::from_bytes(&wrong),
+        Err(NetError::Shape { keys: 144, .. })
+    ));
+}
+
+#[test]
+fn a_pair_row_is_the_two_strongest_patterns_of_each_side() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    for _ in 0..100_000 {
+        let keys = [0; 4].map(|_| (rng.next_u32() % KEYS as u32) as u8);
+        let pair = |mut p: Vec<usize>| {
+            p.sort_unstable_by(|a, b| b.cmp(a));
+            p[0] * (p[0] + 1) / 2 + p[1]
+        };
+        let own = pair(keys.iter().map(|&k| k as usize / PATTERNS).collect());
+        let other = pair(keys.iter().map(|&k| k as usize % PATTERNS).collect());
+        assert_eq!(pair_row(keys), KEYS + 1 + own * PAIRS + other);
+    }
 }
 
 #[test]
@@ -118,10 +226,15 @@ fn files_of_other_versions_are_refused() {
 fn the_kernels_agree_on_every_key() {
     let kernel = crate::simd::best();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    for net in [random_net(2), random_net(3)] {
+    for net in [random_net(2), random_net(3), random_net4(2), random_net4(3)] {
         let net = Network::from_bytes(&net).expect("net");
         for _ in 0..20_000 {
-            let keys = [0; 4].map(|_| (rng.next_u32() % (KEYS as u32 + 2)) as u8);
+            // A stone's keys are all KEYS; an empty cell's are below it.
+            let keys = if rng.next_u32() % 50 == 0 {
+                [KEYS as u8; 4]
+            } else {
+                [0; 4].map(|_| (rng.next_u32() % KEYS as u32) as u8)
+            };
             assert_eq!(
                 net.cell(kernel, keys),
                 net.cell(Kernel::Scalar, keys),
@@ -131,6 +244,24 @@ fn the_kernels_agree_on_every_key() {
                 net.cell_sum(kernel, keys),
                 net.cell_sum(Kernel::Scalar, keys)
             );
+            // A change of one key: both kernels, and the same as summing the new keys.
+            let d = rng.next_u32() as usize % 4;
+            let mut new = keys;
+            new[d] = (rng.next_u32() % KEYS as u32) as u8;
+            if keys[0] == KEYS as u8 {
+                continue;
+            }
+            let mut sums = [[0i32; FEATURES]; 2];
+            let mut cells = [net.cell_sum(Kernel::Scalar, keys); 2];
+            for (k, kernel) in [Kernel::Scalar, kernel].into_iter().enumerate() {
+                net.change(kernel, &mut cells[k], &mut sums[k], keys, new, d);
+            }
+            assert_eq!(cells[0], cells[1]);
+            assert_eq!(sums[0], sums[1]);
+            assert_eq!(cells[0], net.cell_sum(Kernel::Scalar, new));
+            let (a, b) = (clip(&net.cell_sum(Kernel::Scalar, keys)), clip(&cells[0]));
+            let delta: [i32; FEATURES] = std::array::from_fn(|i| b[i] as i32 - a[i] as i32);
+            assert_eq!(sums[0], delta);
         }
     }
 }
