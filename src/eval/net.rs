@@ -7,11 +7,10 @@
 //! four directions. A version-4 net adds a vector that sees across the directions, selected
 //! by the two strongest patterns the side to move would make at the cell (of its four) and
 //! the other side's two ([`pair_row`]). A cell's vector is the sum of its four (or five),
-//! clipped to `[0, 1]`. The board
-//! sum of the cell vectors, divided by [`VALUE_DIVISOR`], goes through a layer of clipped units
-//! ([`HIDDEN`] in the nets built in; a file says how many) to one logit: the side to move's
-//! winning chances. A cell's vector dotted with one weight vector is its policy logit: how
-//! likely the move is best.
+//! clipped to `[0, 1]`. The board sum of the cell vectors, divided by [`VALUE_DIVISOR`],
+//! goes through a layer of clipped units ([`HIDDEN`] in the nets built in; a file says how
+//! many) to one logit: the side to move's winning chances. A cell's vector dotted with one
+//! weight vector is its policy logit: how likely the move is best.
 //!
 //! Quantised at load: the key vectors as `i16` in units of 1/[`QUANT`], so a clipped cell
 //! vector is an integer from 0 to [`QUANT`] per lane and the board sum is exact in `i32`;

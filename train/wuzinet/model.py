@@ -38,13 +38,14 @@ POLICY_WEIGHT = 1.0
 PAD = KEYS  # the index a stone's key 255 is mapped to: a row of zeros
 # Pairs of patterns (a >= b) of one side.
 PAIRS = PATTERNS * (PATTERNS + 1) // 2  # 78
-# Rows of a version-4 net's table: the keys, then a row per pair of each side.
+# Rows of a version-4 net's table: the keys, then a row per pair of the side to move and
+# pair of the other side.
 COMBO_ROWS = KEYS + PAIRS * PAIRS  # 6228
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
     """For patterns [..., 4] (0 to 11), the pair of the two largest, ``a (a + 1) / 2 + b``
-    (a >= b): a sorting network of maxima and minima, as the inference computes it."""
+    (a >= b), by maxima and minima (the inference reads the same from tables)."""
     hi1, lo1 = torch.maximum(p[..., 0], p[..., 1]), torch.minimum(p[..., 0], p[..., 1])
     hi2, lo2 = torch.maximum(p[..., 2], p[..., 3]), torch.minimum(p[..., 2], p[..., 3])
     a = torch.maximum(hi1, hi2)

@@ -34,8 +34,8 @@ class Config:
     policy_weight: float = model.POLICY_WEIGHT
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
-    # 4: the net with each side's pair rows (model.combo_rows); 1: the direction keys alone
-    # (the built-in renju and 20x20 nets, and the first 15x15 ones).
+    # 4: the net with the pair rows (model.combo_rows); 1: the direction keys alone (every
+    # built-in net).
     net_version: int = 4
     # A net file to start from instead of random weights (its shape decides the net's:
     # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
