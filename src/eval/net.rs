@@ -297,12 +297,12 @@ impl Network {
 
     /// One key of a cell changed: its keys were `old` and are `new`, which differ along
     /// direction `d` alone (an empty cell's keys, below [`KEYS`]). Updates its sum `s` (the
-    /// key's row, and in a version-4 net the pair row) and adds the change of its clipped
-    /// vector to the board sum `sum`.
+    /// key's row, and in a version-4 net the pair row when it changed) and adds the change
+    /// of its clipped vector to the board sum `sum`.
     ///
-    /// A version-4 net computes the old pair row again rather than keeping each cell's:
-    /// kept in the accumulator it saved 1% of a version-4 search's instructions under
-    /// callgrind and cost a version-1 search 4%.
+    /// A version-4 net computes the old pair row again rather than keeping each cell's
+    /// (kept in the accumulator it cost a version-1 search 4% under callgrind), but only
+    /// the half of it that the change touches: the pairs of the two directions with `d`.
     #[inline(always)]
     pub fn change(
         &self,
@@ -314,17 +314,20 @@ impl Network {
         d: usize,
     ) {
         let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
-        let (p0, p1) = if self.pairs {
-            (pair_row(old), pair_row(new))
-        } else {
-            (KEYS, KEYS)
-        };
-        if p0 == p1 {
-            change_rows(kernel, s, sum, [k0], [k1]);
-        } else {
-            let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
-            change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
+        if self.pairs {
+            let e = d ^ 1;
+            let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
+            if h0 != h1 {
+                let f = (d & 2) ^ 2;
+                let rest = key_pairs(old[f], old[f + 1]);
+                let (p0, p1) = (merge_row(h0, rest), merge_row(h1, rest));
+                if p0 != p1 {
+                    let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
+                    return change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
+                }
+            }
         }
+        change_rows(kernel, s, sum, [k0], [k1]);
     }
 
     /// A cell's clipped vector (the policy's and the value's input), from its four keys.
@@ -429,17 +432,30 @@ pub fn clip(h: &[i16; FEATURES]) -> [i16; FEATURES] {
 /// the other side's `other` give the row `KEYS + 1 + own * PAIRS + other`. The keys are
 /// those of an empty cell (below [`KEYS`]).
 ///
-/// By tables: both sides' pairs of two directions' keys ([`KEY_PAIRS`], 41 kB), then the
-/// pair of two such pairs ([`MERGE`]). Under callgrind (100,000 nodes of the session-34
-/// position) a version-4 search took 1.540e9 instructions with a network of minima and
-/// maxima here, 1.419e9 with tables of pattern pairs, 1.299e9 with these; a version-1
-/// search 1.079e9.
+/// By tables: both sides' pairs of two directions' keys ([`KEY_PAIRS`]), then the pair of
+/// two such pairs ([`MERGE`]), each indexed by two bytes. Under callgrind (100,000 nodes of
+/// the session-34 position) a version-4 search took 1.540e9 instructions with a network of
+/// minima and maxima here, 1.419e9 with tables of pattern pairs, 1.299e9 with these tables
+/// packed to the keys and pairs that occur (41 kB and 6 kB; an index clamped or checked),
+/// 1.247e9 with these (cachegrind: 0.4e6 more first-level cache misses of 28.8e6); a
+/// version-1 search 1.081e9.
 #[inline(always)]
 pub fn pair_row(keys: [u8; 4]) -> usize {
-    let two = |k: u8, l: u8| KEY_PAIRS[(k as usize * KEYS + l as usize).min(KEYS * KEYS - 1)];
-    let ([o1, t1], [o2, t2]) = (two(keys[0], keys[1]), two(keys[2], keys[3]));
-    let merge = |x: u8, y: u8| MERGE[x as usize * PAIRS + y as usize] as usize;
-    KEYS + 1 + merge(o1, o2) * PAIRS + merge(t1, t2)
+    merge_row(key_pairs(keys[0], keys[1]), key_pairs(keys[2], keys[3]))
+}
+
+/// Both sides' pairs of the keys `k` and `l` of two directions ([`KEY_PAIRS`]).
+#[inline(always)]
+fn key_pairs(k: u8, l: u8) -> [u8; 2] {
+    KEY_PAIRS[k as usize][l as usize]
+}
+
+/// The pair row of a cell whose directions' keys give the pairs `x` and `y` ([`key_pairs`]
+/// of two directions each).
+#[inline(always)]
+fn merge_row(x: [u8; 2], y: [u8; 2]) -> usize {
+    let merge = |a: u8, b: u8| MERGE[a as usize][b as usize] as usize;
+    KEYS + 1 + merge(x[0], y[0]) * PAIRS + merge(x[1], y[1])
 }
 
 /// The pair `a (a + 1) / 2 + b` of two patterns `a >= b`.
@@ -471,34 +487,43 @@ const PAIR_PATTERNS: [(usize, usize); PAIRS] = {
     t
 };
 
-/// `KEY_PAIRS[k * KEYS + l]`: for the keys `k` and `l` of two directions, the pair of the
-/// side to move's patterns (`k / PATTERNS`, `l / PATTERNS`) and the other side's.
-static KEY_PAIRS: [[u8; 2]; KEYS * KEYS] = {
-    let mut t = [[0; 2]; KEYS * KEYS];
-    let mut i = 0;
-    while i < t.len() {
-        let (k, l) = (i / KEYS, i % KEYS);
-        t[i] = [
-            pair_of(k / PATTERNS, l / PATTERNS) as u8,
-            pair_of(k % PATTERNS, l % PATTERNS) as u8,
-        ];
-        i += 1;
+/// `KEY_PAIRS[k][l]`: for the keys `k` and `l` of two directions, the pair of the side to
+/// move's patterns (`k / PATTERNS`, `l / PATTERNS`) and the other side's. Indexed by any two
+/// bytes, so that a lookup needs no bounds check (keys from [`KEYS`] up: zero); 128 kB, of
+/// which the search reads 41.
+static KEY_PAIRS: [[[u8; 2]; 256]; 256] = {
+    let mut t = [[[0; 2]; 256]; 256];
+    let mut k = 0;
+    while k < KEYS {
+        let mut l = 0;
+        while l < KEYS {
+            t[k][l] = [
+                pair_of(k / PATTERNS, l / PATTERNS) as u8,
+                pair_of(k % PATTERNS, l % PATTERNS) as u8,
+            ];
+            l += 1;
+        }
+        k += 1;
     }
     t
 };
 
-/// `MERGE[x * PAIRS + y]`: the pair of the two largest of the four patterns of pairs `x`
-/// and `y`.
-static MERGE: [u8; PAIRS * PAIRS] = {
-    let mut t = [0; PAIRS * PAIRS];
-    let mut k = 0;
-    while k < t.len() {
-        let ((a1, b1), (a2, b2)) = (PAIR_PATTERNS[k / PAIRS], PAIR_PATTERNS[k % PAIRS]);
-        // a1 >= b1 and a2 >= b2: the largest is the larger of a1 and a2, the second the
-        // larger of the other and the winner's b.
-        let (top, other, b) = if a1 >= a2 { (a1, a2, b1) } else { (a2, a1, b2) };
-        t[k] = pair_index(top, if other >= b { other } else { b }) as u8;
-        k += 1;
+/// `MERGE[x][y]`: the pair of the two largest of the four patterns of pairs `x` and `y`.
+/// Indexed by any two bytes, as [`KEY_PAIRS`] (pairs from [`PAIRS`] up: zero).
+static MERGE: [[u8; 256]; 256] = {
+    let mut t = [[0; 256]; 256];
+    let mut x = 0;
+    while x < PAIRS {
+        let mut y = 0;
+        while y < PAIRS {
+            let ((a1, b1), (a2, b2)) = (PAIR_PATTERNS[x], PAIR_PATTERNS[y]);
+            // a1 >= b1 and a2 >= b2: the largest is the larger of a1 and a2, the second the
+            // larger of the other and the winner's b.
+            let (top, other, b) = if a1 >= a2 { (a1, a2, b1) } else { (a2, a1, b2) };
+            t[x][y] = pair_index(top, if other >= b { other } else { b }) as u8;
+            y += 1;
+        }
+        x += 1;
     }
     t
 };
