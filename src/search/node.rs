@@ -102,7 +102,11 @@ impl Searcher<'_> {
                 static_eval = s;
             }
         }
-        let margin = self.shared.params.rfp_margin();
+        let margin = if self.shared.net.is_some() {
+            self.shared.params.rfp_margin()
+        } else {
+            RFP_MARGIN_CLASSICAL
+        };
         if !pv && opp_fives == 0 && ply >= 1 && margin > 0 {
             let e = static_eval;
             if plies < RFP_DEPTH && e - margin * plies >= beta && e < MATE_BOUND {

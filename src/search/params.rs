@@ -104,21 +104,32 @@ parameters! {
     LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 200;
     /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies. Against
     /// PentaZen at 200 ms a move: 34.6% (240 games) where 35 scored 23.8% and 75 35.0%.
+    /// With the built-in net at 100 ms a move (400 games of self-play on the balanced
+    /// openings s1): 70 against 50, -1 Elo [-32, +30].
     LMR_SCALE, lmr_scale, "lmr": i32 = 50;
     /// Below the root, quiet nodes search only moves whose ordering score reaches this (at
     /// least [`MIN_NARROW_MOVES`] of them). Self-play at 60,000 nodes a move: 57.5% against
-    /// searching every candidate (40 games).
+    /// searching every candidate (40 games). With the built-in net at 100 ms a move (400
+    /// games on the balanced openings s1): 100 against 200, -12 Elo [-38, +13]; keeping
+    /// instead the moves within 4 policy logits of the best, +3 [-26, +33], within 2, -53
+    /// [-84, -22].
     NARROW_SCORE, narrow_score, "narrow": i32 = 200;
     /// With the learned evaluation, the ordering score of a move gains this many points per
     /// unit of the net's policy logit (the policy's log-odds of the move being the best),
     /// on top of the classical ordering weights (a quiet node's narrowing still counts by
     /// those). Self-play at 10,000 nodes a move on the balanced openings, gen2 net on both
     /// sides: 1000 against 0 (the classical ordering alone) 218-168-14, 56.2%, +44 Elo
-    /// [+13, +75] (400 games); 2000 against 1000 205-186-9, +17 [-16, +49], not kept.
+    /// [+13, +75] (400 games); 2000 against 1000 205-186-9, +17 [-16, +49], not kept. With
+    /// the built-in net at 100 ms a move (800 games on the balanced openings s1 and s2):
+    /// 2000 against 1000, 391-391-18, 0 Elo [-22, +22].
     POLICY_WEIGHT, policy_weight, "policy": i32 = 1000;
-    /// Reverse futility and razoring margin per ply at shallow non-PV nodes. Self-play at
-    /// 60,000 nodes a move: 63.8% against neither (40 games).
-    RFP_MARGIN, rfp_margin, "rfp": i32 = 30;
+    /// Reverse futility and razoring margin per ply at shallow non-PV nodes, with the
+    /// learned evaluation ([`RFP_MARGIN_CLASSICAL`] with the classical one). With the
+    /// built-in net at 100 ms a move, 60 against 30: +8 Elo [-23, +39] on the balanced
+    /// openings s1 (400 games, the screen), then +19 [+3, +36] on s2 and two sets never
+    /// used before (1,200 games); all 1,600 games 819-743-38, +16 [+2, +31]
+    /// (docs/strength.md, session 38).
+    RFP_MARGIN, rfp_margin, "rfp": i32 = 60;
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// no depth). Long forced wins at 1,000,000 nodes: 15 of 75 against 14 with 130.
     FOUR_REPLY_EXT, four_reply_ext, "fext": i32 = 100;
@@ -149,6 +160,10 @@ parameters! {
     NET_SCALE, net_scale, "nscale": i32 = crate::eval::net::SCORE_PER_LOGIT;
 }
 
+/// [`RFP_MARGIN`] with the classical evaluation, whose scores run about 3.6 times the net's
+/// ([`NET_SCALE`]). Self-play at 60,000 nodes a move: 63.8% against neither pruning (40
+/// games); not measured again.
+pub const RFP_MARGIN_CLASSICAL: i32 = 30;
 /// Fewest moves a narrowed quiet node keeps ([`NARROW_SCORE`]).
 pub const MIN_NARROW_MOVES: usize = 8;
 
