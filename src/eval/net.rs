@@ -315,16 +315,15 @@ impl Network {
     ) {
         let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
         if self.pairs {
+            // The half with `d` (its pairs differ, since the key did) and the other half.
             let e = d ^ 1;
             let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
-            if h0 != h1 {
-                let f = (d & 2) ^ 2;
-                let rest = key_pairs(old[f], old[f + 1]);
-                let (p0, p1) = (merge_row(h0, rest), merge_row(h1, rest));
-                if p0 != p1 {
-                    let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
-                    return change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
-                }
+            let f = (d & 2) ^ 2;
+            let rest = key_pairs(old[f], old[f + 1]);
+            let (p0, p1) = (merge_row(h0, rest), merge_row(h1, rest));
+            if p0 != p1 {
+                let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
+                return change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
             }
         }
         change_rows(kernel, s, sum, [k0], [k1]);
@@ -490,7 +489,7 @@ const PAIR_PATTERNS: [(usize, usize); PAIRS] = {
 /// `KEY_PAIRS[k][l]`: for the keys `k` and `l` of two directions, the pair of the side to
 /// move's patterns (`k / PATTERNS`, `l / PATTERNS`) and the other side's. Indexed by any two
 /// bytes, so that a lookup needs no bounds check (keys from [`KEYS`] up: zero); 128 kB, of
-/// which the search reads 41.
+/// which the search reads 41 kB.
 static KEY_PAIRS: [[[u8; 2]; 256]; 256] = {
     let mut t = [[[0; 2]; 256]; 256];
     let mut k = 0;
