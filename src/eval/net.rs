@@ -6,8 +6,9 @@
 //! `datagen::features`). A key selects a learned vector of [`FEATURES`] lanes, shared by the
 //! four directions. A version-4 net adds a vector that sees across the directions, selected
 //! by the two strongest patterns the side to move would make at the cell (of its four) and
-//! the other side's two ([`pair_row`]). A cell's vector is the sum of its four (or five),
-//! clipped to `[0, 1]`. The board sum of the cell vectors, divided by [`VALUE_DIVISOR`],
+//! the other side's two ([`pair_row`]); a version-5 net adds two, one selected by each
+//! side's pair ([`split_rows`]). A cell's vector is the sum of its four (to six), clipped
+//! to `[0, 1]`. The board sum of the cell vectors, divided by [`VALUE_DIVISOR`],
 //! goes through a layer of clipped units ([`HIDDEN`] in the nets built in; a file says how
 //! many) to one logit: the side to move's winning chances. A cell's vector dotted with one
 //! weight vector is its policy logit: how likely the move is best.
@@ -27,6 +28,9 @@ pub const MAGIC: [u8; 8] = *b"WUZINET1";
 /// The first bytes of a version-4 net file: version 1's layout with the pair rows added to
 /// the key table. (Versions 2 and 3, the window nets, were dropped.)
 pub const MAGIC4: [u8; 8] = *b"WUZINET4";
+/// The first bytes of a version-5 net file: version 1's layout with a row per pair of the
+/// side to move and a row per pair of the other side added to the key table.
+pub const MAGIC5: [u8; 8] = *b"WUZINET5";
 /// Line patterns per side (dead to five), as in `datagen::features`.
 pub const PATTERNS: usize = 12;
 /// Keys: a pattern of the side to move and one of the other side.
@@ -36,6 +40,9 @@ pub const PAIRS: usize = PATTERNS * (PATTERNS + 1) / 2;
 /// Rows of a version-4 net's table: the keys, then a row per pair of the side to move and
 /// pair of the other side ([`pair_row`]).
 pub const ROWS4: usize = KEYS + PAIRS * PAIRS;
+/// Rows of a version-5 net's table: the keys, the side to move's pairs, the other side's
+/// pairs ([`split_rows`]).
+pub const ROWS5: usize = KEYS + 2 * PAIRS;
 /// Lanes of a cell's vector.
 pub const FEATURES: usize = 32;
 /// Units of the value's hidden layer in the nets built in (and the trainer's default); a
@@ -47,8 +54,8 @@ pub const MAX_HIDDEN: usize = 256;
 /// divisor, as in training; a mean would make a stone's worth depend on the empty cells).
 pub const VALUE_DIVISOR: f32 = 32.0;
 /// Fixed-point scale of the key vectors and policy weights: 1.0 is this many units. A lane
-/// sums five vectors at most (four keys and a pair), and trained weights stay well inside
-/// `i16 / (5 * QUANT)`, which the loader checks.
+/// sums six vectors at most (four keys and two pairs), and trained weights stay well inside
+/// `i16 / (6 * QUANT)`, which the loader checks.
 pub const QUANT: i32 = 64;
 /// The trailer word of a net file.
 const TRAILER: u32 = 0x00C0_FFEE;
@@ -56,11 +63,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`] or [`MAGIC4`].
-    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1 or WUZINET4)")]
+    /// It does not start with [`MAGIC`], [`MAGIC4`] or [`MAGIC5`].
+    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET4 or WUZINET5)")]
     Magic,
     /// Its shape is not its version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1) or {ROWS4} (version 4), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS4} (version 4) or {ROWS5} (version 5), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -90,14 +97,27 @@ pub enum NetError {
     },
 }
 
+/// What a cell's vector adds to its four key rows: the net file's version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pairs {
+    /// Version 1: nothing.
+    None,
+    /// Version 4: the row of both sides' pairs ([`pair_row`]).
+    Joint,
+    /// Version 5: a row of the side to move's pair and a row of the other side's
+    /// ([`split_rows`]).
+    Split,
+}
+
 /// A loaded network.
 #[derive(Clone, Debug)]
 pub struct Network {
     /// Per key, its vector in units of 1/[`QUANT`]; row [`KEYS`] is zero, for occupied
-    /// cells; in a version-4 net the pair rows follow it ([`pair_row`]).
+    /// cells; in a version-4 or -5 net the pair rows follow it ([`pair_row`],
+    /// [`split_rows`]).
     embed: Vec<[i16; FEATURES]>,
-    /// A version-4 net: a cell's vector adds its pair row.
-    pairs: bool,
+    /// The rows a cell adds beyond its keys.
+    pairs: Pairs,
     /// The hidden layer's weights, input-major: `hidden_w[i * h + j]` from lane `i` to unit
     /// `j`, for `h` units (`hidden_b.len()`).
     hidden_w: Vec<f32>,
@@ -111,7 +131,8 @@ pub struct Network {
     hash: u64,
 }
 
-/// Bytes of a file with `rows` table rows ([`KEYS`] or [`ROWS4`]) and `hidden` units:
+/// Bytes of a file with `rows` table rows ([`KEYS`], [`ROWS4`] or [`ROWS5`]) and `hidden`
+/// units:
 /// magic, three shape words, the weights, the trailer.
 pub const fn file_bytes(rows: usize, hidden: usize) -> usize {
     8 + 12 + 4 * (rows * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4
@@ -123,10 +144,12 @@ pub const FILE_BYTES: usize = file_bytes(KEYS, HIDDEN);
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let rows = if bytes.starts_with(&MAGIC) {
-            KEYS
+        let (rows, pairs) = if bytes.starts_with(&MAGIC) {
+            (KEYS, Pairs::None)
         } else if bytes.starts_with(&MAGIC4) {
-            ROWS4
+            (ROWS4, Pairs::Joint)
+        } else if bytes.starts_with(&MAGIC5) {
+            (ROWS5, Pairs::Split)
         } else {
             return Err(NetError::Magic);
         };
@@ -175,8 +198,10 @@ impl Network {
             at += n;
             (at - n, s)
         };
-        // Five summed vectors (four keys and a pair) and the activation must stay inside i16.
-        let limit = i16::MAX as f32 / (5 * QUANT) as f32 - 1.0;
+        // The summed vectors (four keys and the pairs) and the activation must stay inside
+        // i16: five of them in the versions before 5 (their files were read so).
+        let summed = if pairs == Pairs::Split { 6 } else { 5 };
+        let limit = i16::MAX as f32 / (summed * QUANT) as f32 - 1.0;
         let quant = |base: usize, s: &[f32]| -> Result<Vec<i16>, NetError> {
             s.iter()
                 .enumerate()
@@ -216,7 +241,7 @@ impl Network {
         let policy_b = take(1).1[0];
         Ok(Network {
             embed,
-            pairs: rows == ROWS4,
+            pairs,
             hidden_w,
             hidden_b,
             out_w,
@@ -243,12 +268,13 @@ impl Network {
         }
     }
 
-    /// The net file's version: 1, or 4 with the pair rows.
+    /// The net file's version: 1, 4 with the pair rows of both sides, 5 with a pair row of
+    /// each side.
     pub fn version(&self) -> u32 {
-        if self.pairs {
-            4
-        } else {
-            1
+        match self.pairs {
+            Pairs::None => 1,
+            Pairs::Joint => 4,
+            Pairs::Split => 5,
         }
     }
 
@@ -269,11 +295,16 @@ impl Network {
     #[inline(always)]
     pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
         let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
-        if self.pairs && keys[0] < KEYS as u8 {
-            let p = &self.embed[pair_row(keys)];
-            sum_rows(kernel, [k0, k1, k2, k3, p])
-        } else {
-            sum_rows(kernel, [k0, k1, k2, k3])
+        if keys[0] >= KEYS as u8 {
+            return sum_rows(kernel, [k0, k1, k2, k3]);
+        }
+        match self.pairs {
+            Pairs::None => sum_rows(kernel, [k0, k1, k2, k3]),
+            Pairs::Joint => sum_rows(kernel, [k0, k1, k2, k3, &self.embed[pair_row(keys)]]),
+            Pairs::Split => {
+                let [own, other] = split_rows(keys).map(|r| &self.embed[r]);
+                sum_rows(kernel, [k0, k1, k2, k3, own, other])
+            }
         }
     }
 
@@ -297,12 +328,13 @@ impl Network {
 
     /// One key of a cell changed: its keys were `old` and are `new`, which differ along
     /// direction `d` alone (an empty cell's keys, below [`KEYS`]). Updates its sum `s` (the
-    /// key's row, and in a version-4 net the pair row when it changed) and adds the change
-    /// of its clipped vector to the board sum `sum`.
+    /// key's row, and in a version-4 or -5 net the pair rows that changed) and adds the
+    /// change of its clipped vector to the board sum `sum`.
     ///
-    /// A version-4 net computes the old pair row again rather than keeping each cell's
-    /// (kept in the accumulator it cost a version-1 search 4% under callgrind), but only
-    /// the half of it that the change touches: the pairs of the two directions with `d`.
+    /// A version-4 or -5 net computes the old pair rows again rather than keeping each
+    /// cell's (kept in the accumulator it cost a version-1 search 4% under callgrind), but
+    /// only the half of them that the change touches: the pairs of the two directions with
+    /// `d`.
     #[inline(always)]
     pub fn change(
         &self,
@@ -314,19 +346,37 @@ impl Network {
         d: usize,
     ) {
         let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
-        if self.pairs {
-            // The half with `d` (its pairs differ, since the key did) and the other half.
-            let e = d ^ 1;
-            let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
-            let f = (d & 2) ^ 2;
-            let rest = key_pairs(old[f], old[f + 1]);
+        if self.pairs == Pairs::None {
+            return change_rows(kernel, s, sum, [k0], [k1]);
+        }
+        // The half with `d` (its pairs differ, since the key did) and the other half.
+        let e = d ^ 1;
+        let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
+        let f = (d & 2) ^ 2;
+        let rest = key_pairs(old[f], old[f + 1]);
+        if self.pairs == Pairs::Joint {
             let (p0, p1) = (merge_row(h0, rest), merge_row(h1, rest));
             if p0 != p1 {
                 let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
                 return change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
             }
+            return change_rows(kernel, s, sum, [k0], [k1]);
         }
-        change_rows(kernel, s, sum, [k0], [k1]);
+        // Version 5: each side's pair row, where it changed.
+        let ([o0, t0], [o1, t1]) = (split_merge(h0, rest), split_merge(h1, rest));
+        let row = |r: usize| &self.embed[r];
+        match (o0 != o1, t0 != t1) {
+            (true, true) => change_rows(
+                kernel,
+                s,
+                sum,
+                [k0, row(o0), row(t0)],
+                [k1, row(o1), row(t1)],
+            ),
+            (true, false) => change_rows(kernel, s, sum, [k0, row(o0)], [k1, row(o1)]),
+            (false, true) => change_rows(kernel, s, sum, [k0, row(t0)], [k1, row(t1)]),
+            (false, false) => change_rows(kernel, s, sum, [k0], [k1]),
+        }
     }
 
     /// A cell's clipped vector (the policy's and the value's input), from its four keys.
@@ -455,6 +505,26 @@ fn key_pairs(k: u8, l: u8) -> [u8; 2] {
 fn merge_row(x: [u8; 2], y: [u8; 2]) -> usize {
     let merge = |a: u8, b: u8| MERGE[a as usize][b as usize] as usize;
     KEYS + 1 + merge(x[0], y[0]) * PAIRS + merge(x[1], y[1])
+}
+
+/// The rows of a cell of keys `keys` in a version-5 net's table (as [`Network`] keeps it,
+/// with the zero row at [`KEYS`]): the side to move's pair `own` (the two strongest of its
+/// four patterns, as in [`pair_row`]) gives the row `KEYS + 1 + own`, the other side's pair
+/// `other` the row `KEYS + 1 + PAIRS + other`. The keys are those of an empty cell.
+#[inline(always)]
+pub fn split_rows(keys: [u8; 4]) -> [usize; 2] {
+    split_merge(key_pairs(keys[0], keys[1]), key_pairs(keys[2], keys[3]))
+}
+
+/// The version-5 rows ([`split_rows`]) of a cell whose directions' keys give the pairs `x`
+/// and `y` ([`key_pairs`] of two directions each).
+#[inline(always)]
+fn split_merge(x: [u8; 2], y: [u8; 2]) -> [usize; 2] {
+    let merge = |a: u8, b: u8| MERGE[a as usize][b as usize] as usize;
+    [
+        KEYS + 1 + merge(x[0], y[0]),
+        KEYS + 1 + PAIRS + merge(x[1], y[1]),
+    ]
 }
 
 /// The pair `a (a + 1) / 2 + b` of two patterns `a >= b`.
@@ -715,7 +785,7 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 
 /// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests
 /// and tools; the trainer writes the same format): version 4 if there are [`WEIGHTS4`] of
-/// them, else version 1.
+/// them, version 5 if [`WEIGHTS5`], else version 1.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     file_of_width(weights, HIDDEN)
@@ -724,8 +794,14 @@ pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
 /// [`file_from_floats`] for `hidden` units.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
-    let v4 = weights.len() == (file_bytes(ROWS4, hidden) - 24) / 4;
-    let (magic, rows) = if v4 { (MAGIC4, ROWS4) } else { (MAGIC, KEYS) };
+    let weights_of = |rows| (file_bytes(rows, hidden) - 24) / 4;
+    let (magic, rows) = if weights.len() == weights_of(ROWS4) {
+        (MAGIC4, ROWS4)
+    } else if weights.len() == weights_of(ROWS5) {
+        (MAGIC5, ROWS5)
+    } else {
+        (MAGIC, KEYS)
+    };
     let mut b = magic.to_vec();
     for w in [rows, FEATURES, hidden] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
@@ -743,6 +819,9 @@ pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
 /// Weights of a version-4 file of [`HIDDEN`] units.
 #[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS4: usize = (file_bytes(ROWS4, HIDDEN) - 24) / 4;
+/// Weights of a version-5 file of [`HIDDEN`] units.
+#[cfg(any(test, feature = "internals"))]
+pub const WEIGHTS5: usize = (file_bytes(ROWS5, HIDDEN) - 24) / 4;
 
 /// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
@@ -754,6 +833,12 @@ pub(crate) fn random_net(seed: u64) -> Vec<u8> {
 #[cfg(test)]
 pub(crate) fn random_net4(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS4)
+}
+
+/// A version-5 net file of random weights in [-0.5, 0.5) (for tests).
+#[cfg(test)]
+pub(crate) fn random_net5(seed: u64) -> Vec<u8> {
+    random_file(seed, WEIGHTS5)
 }
 
 #[cfg(test)]

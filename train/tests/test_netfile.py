@@ -12,7 +12,7 @@ from wuzinet.netfile import NetFileError
 
 F, H = 32, 16
 # Rows of the table and the magic, per version.
-VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4")}
+VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4"), 5: (300, b"WUZINET5")}
 
 
 def floats_of(k):
@@ -21,14 +21,14 @@ def floats_of(k):
 
 def trained_like_net(seed=3, version=4):
     torch.manual_seed(seed)
-    net = model.WuziNet(combos=version == 4)
+    net = model.WuziNet(version=version)
     with torch.no_grad():
         for p in net.parameters():
             p.add_(torch.randn_like(p) * 0.3)
     return net.folded()
 
 
-@pytest.mark.parametrize("version", [1, 4])
+@pytest.mark.parametrize("version", [1, 4, 5])
 def test_layout(tmp_path, version):
     K, magic = VERSIONS[version]
     FLOATS = floats_of(K)
@@ -58,7 +58,7 @@ def test_layout(tmp_path, version):
     assert floats[o] == net.policy.bias.item()
 
 
-@pytest.mark.parametrize("version", [1, 4])
+@pytest.mark.parametrize("version", [1, 4, 5])
 def test_round_trip(tmp_path, version):
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
@@ -67,7 +67,7 @@ def test_round_trip(tmp_path, version):
     for name, a in netfile.params_of(net).items():
         assert params[name].dtype == np.float32
         assert np.array_equal(params[name], a), name
-    other = model.WuziNet(combos=version == 4)
+    other = model.WuziNet(version=version)
     netfile.load_into(other, params)
     keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(8, 9, 1)[0]))
     with torch.no_grad():
@@ -103,6 +103,11 @@ def test_malformed(tmp_path):
         netfile.to_bytes(params)
     params["embedding"][7, 3] = -101.3
     netfile.to_bytes(params)
+    # Version 5 sums six rows: its limit is lower.
+    five = netfile.params_of(trained_like_net(version=5))
+    five["embedding"][7, 3] = 90.0
+    with pytest.raises(NetFileError, match="beyond the inference's 84.3"):
+        netfile.to_bytes(five)
     params["policy.weight"][0] = 200.0
     with pytest.raises(NetFileError, match="policy.weight"):
         netfile.to_bytes(params)
@@ -114,7 +119,7 @@ def test_malformed(tmp_path):
         netfile.params_of(model.WuziNet())
 
 
-@pytest.mark.parametrize("version", [1, 4])
+@pytest.mark.parametrize("version", [1, 4, 5])
 def test_reference_forward_matches_model(version):
     net = trained_like_net(5, version)
     params = netfile.params_of(net)

@@ -116,3 +116,11 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
     assert train_cli.main(zero + ["--out", str(from1), "--init", str(v1)]) == 0
     assert json.loads(from1.with_suffix(".json").read_text())["net"]["version"] == 1
     assert from1.read_bytes()[:8] == b"WUZINET1"
+    # Version 5 (a pair row per side) likewise, and a net started from it is version 5.
+    v5 = tmp_path / "v5.wznet"
+    assert train_cli.main(args + ["--out", str(v5), "--net-version", "5"]) == 0
+    assert netfile.read_net(v5)["embedding"].shape == (300, 32)
+    from5 = tmp_path / "from5.wznet"
+    assert train_cli.main(zero + ["--out", str(from5), "--init", str(v5)]) == 0
+    assert json.loads(from5.with_suffix(".json").read_text())["net"]["version"] == 5
+    assert from5.read_bytes()[:8] == b"WUZINET5"

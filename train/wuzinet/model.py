@@ -5,7 +5,9 @@ table E shared by the four directions; ``h_c = sum_d E[key(c, d)]``. A version-4
 a row per cell that sees across the directions: with ``own`` the pair of the two strongest
 patterns the side to move would make at c (of its four, ``pair(a, b) = a (a + 1) / 2 + b``
 for ``a >= b``, 78 pairs) and ``opp`` the other side's, row ``144 + own * 78 + opp``; so E
-has 6,228 rows (144 in version 1). ``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing.
+has 6,228 rows (144 in version 1). A version-5 net adds two rows instead, one per side:
+``144 + own`` and ``144 + 78 + opp`` (300 rows). ``a_c = clamp(h_c, 0, 1)``. Stones
+contribute nothing.
 
 - Value: ``v_in = sum_c a_c / 32``, Linear(32 -> 16), clamp(0, 1), Linear(16 -> 1): a logit
   z, P(side to move wins) = sigmoid(z).
@@ -41,6 +43,11 @@ PAIRS = PATTERNS * (PATTERNS + 1) // 2  # 78
 # Rows of a version-4 net's table: the keys, then a row per pair of the side to move and
 # pair of the other side.
 COMBO_ROWS = KEYS + PAIRS * PAIRS  # 6228
+# Rows of a version-5 net's table: the keys, a row per pair of the side to move, a row per
+# pair of the other side.
+SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
+# The rows of the table of each version the trainer makes.
+VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS}
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
@@ -61,6 +68,16 @@ def combo_rows(idx: torch.Tensor) -> torch.Tensor:
     k = idx.clamp(max=KEYS - 1)
     row = pair_index(k // PATTERNS) * PAIRS + pair_index(k % PATTERNS)
     return torch.where(stone, PAD, PAD + 1 + row.unsqueeze(-1))
+
+
+def split_rows(idx: torch.Tensor) -> torch.Tensor:
+    """Prepared keys [..., 4] -> the version-5 rows [..., 2] of each cell (the side to
+    move's pair, the other side's), as indices of the gather table (pair rows from
+    PAD + 1); PAD for a stone."""
+    stone = idx[..., :1] == PAD
+    k = idx.clamp(max=KEYS - 1)
+    rows = torch.stack([pair_index(k // PATTERNS), PAIRS + pair_index(k % PATTERNS)], dim=-1)
+    return torch.where(stone, PAD, PAD + 1 + rows)
 
 
 
@@ -128,12 +145,15 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    """``combos``: a version-4 net (the pair rows), else version 1."""
+    """``version``: 4 (the pair rows of both sides), 5 (a pair row per side) or 1 (the
+    direction keys alone)."""
 
-    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, combos: bool = True) -> None:
+    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, version: int = 4) -> None:
         super().__init__()
-        self.combos = combos
-        self.embedding = nn.Parameter(torch.empty(COMBO_ROWS if combos else KEYS, features))
+        if version not in VERSION_ROWS:
+            raise ValueError(f"net version {version}: the trainer makes versions 1, 4 and 5")
+        self.version = version
+        self.embedding = nn.Parameter(torch.empty(VERSION_ROWS[version], features))
         # Training only: the value input normalised per lane (batch statistics while
         # training, running ones in eval), folded into value1 on export (``folded``), so
         # the exported net is exactly the net file's shape. Without it the policy's moves of the
@@ -165,7 +185,7 @@ class WuziNet(nn.Module):
     def folded(self) -> "WuziNet":
         """A copy whose value_norm is the identity, folded into value1: the same function
         in eval mode, of the exported shape."""
-        out = WuziNet(self.embedding.shape[1], self.value1.out_features, self.combos)
+        out = WuziNet(self.embedding.shape[1], self.value1.out_features, self.version)
         out.load_state_dict(self.state_dict())
         scale = 1.0 / torch.sqrt(self.value_norm.running_var + self.value_norm.eps)
         w = self.value1.weight * scale
@@ -190,12 +210,14 @@ class WuziNet(nn.Module):
         e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
         # The PAD index (a stone) picks this zero row: stones contribute nothing.
         table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
-        if self.combos:
+        if self.version == 4:
             idx = torch.cat([idx, combo_rows(idx)], dim=-1)
+        elif self.version == 5:
+            idx = torch.cat([idx, split_rows(idx)], dim=-1)
         h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
-        # Version 4 trains with the leaky backward (the same forward); version 1 kept the
-        # plain clamp, so that its committed nets are retrained to the same bytes.
-        return LeakyClamp.apply(h) if self.combos else h.clamp(0.0, 1.0)
+        # Versions 4 and 5 train with the leaky backward (the same forward); version 1 kept
+        # the plain clamp, so that its committed nets are retrained to the same bytes.
+        return h.clamp(0.0, 1.0) if self.version == 1 else LeakyClamp.apply(h)
 
     def forward(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf)."""

@@ -1,7 +1,8 @@
 """Net files (``.wznet``), read by wuzi's inference.
 
-Little-endian: the 8-byte magic ``WUZINET1`` or ``WUZINET4``; u32 K (144 in version 1, 6228
-in version 4: the direction keys, then the pair rows of ``model.combo_rows``), u32 F (32),
+Little-endian: the 8-byte magic ``WUZINET1``, ``WUZINET4`` or ``WUZINET5``; u32 K (144 in
+version 1; 6228 in version 4: the direction keys, then the pair rows of
+``model.combo_rows``; 300 in version 5: the keys, then the rows of ``model.split_rows``), u32 F (32),
 u32 H (16); then
 float32 arrays in this order: E[K][F], value1.weight[H][F] (out x in, row-major),
 value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1]; then
@@ -22,18 +23,21 @@ import numpy as np
 MAGIC = b"WUZINET1"
 # Version 4: the table adds a row per pair of the two sides' pairs (model.COMBO_ROWS rows).
 MAGIC4 = b"WUZINET4"
+# Version 5: the table adds a row per pair of each side (model.SPLIT_ROWS rows).
+MAGIC5 = b"WUZINET5"
 # The rows of the table of each version.
-ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78}
+ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78, MAGIC5: 144 + 2 * 78}
 # The magics of the dropped window nets, named when a file of them is refused.
 DROPPED = (b"WUZINET2", b"WUZINET3")
 TRAILER = 0xC0FFEE
 HEAD = struct.Struct("<8sIII")
 # wuzi's inference keeps the key vectors and the policy weights as i16 at QUANT units per
-# 1.0, and refuses a file where five of them (four keys and a pair) could leave i16:
-# |weight| above this.
+# 1.0, and refuses a file where the summed rows (four keys and the pairs: five before
+# version 5, six in it) could leave i16: |weight| above this.
 QUANT = 64
 QUANTISED = ("embedding", "policy.weight")
 LIMIT = 32767 / (5 * QUANT) - 1.0
+LIMIT5 = 32767 / (6 * QUANT) - 1.0
 
 
 class NetFileError(ValueError):
@@ -72,8 +76,9 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
             raise NetFileError(f"{name}: {a.shape}, expected {shape}")
         if not np.all(np.isfinite(a)):
             raise NetFileError(f"{name}: not finite")
-        if name in QUANTISED and np.abs(a).max() > LIMIT:
-            raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {LIMIT:.1f}")
+        limit = LIMIT5 if magic == MAGIC5 else LIMIT
+        if name in QUANTISED and np.abs(a).max() > limit:
+            raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {limit:.1f}")
         out.append(a.reshape(shape).tobytes(order="C"))
     out.append(struct.pack("<I", TRAILER))
     return b"".join(out)
@@ -90,7 +95,7 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
             "a window net, is no longer read: wuzi dropped those nets)"
         )
     if magic not in ROWS:
-        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r} or {MAGIC4!r}")
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}, {MAGIC4!r} or {MAGIC5!r}")
     _, k, f, h = HEAD.unpack_from(data, 0)
     if k != ROWS[magic]:
         raise NetFileError(f"{where}: K={k}, expected {ROWS[magic]} for {magic!r}")
@@ -186,6 +191,11 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
                 pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
                 pair.append(pats[0] * (pats[0] + 1) // 2 + pats[1])
             rows.append(144 + pair[0] * 78 + pair[1])
+        elif len(e) == ROWS[MAGIC5]:
+            # Version 5: the same pairs, each side's picking a row of its own.
+            for side in (0, 1):
+                pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
+                rows.append(144 + 78 * side + pats[0] * (pats[0] + 1) // 2 + pats[1])
         a[c] = np.clip(e[rows].sum(axis=0), 0.0, 1.0)
     v_in = a[empty].sum(axis=0) / divisor
     hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)

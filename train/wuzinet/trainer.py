@@ -34,8 +34,8 @@ class Config:
     policy_weight: float = model.POLICY_WEIGHT
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
-    # 4: the net with the pair rows (model.combo_rows); 1: the direction keys alone (every
-    # built-in net).
+    # 4: the net with the pair rows of both sides (model.combo_rows); 5: a pair row per side
+    # (model.split_rows); 1: the direction keys alone (every built-in net).
     net_version: int = 4
     # A net file to start from instead of random weights (its shape decides the net's:
     # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
@@ -87,9 +87,7 @@ def split(games: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np
 
 
 def new_net(cfg: Config) -> model.WuziNet:
-    if cfg.net_version not in (1, 4):
-        raise ValueError(f"net version {cfg.net_version}: the trainer makes versions 1 and 4")
-    return model.WuziNet(hidden=cfg.hidden, combos=cfg.net_version == 4)
+    return model.WuziNet(hidden=cfg.hidden, version=cfg.net_version)
 
 
 class InitError(ValueError):
@@ -101,7 +99,8 @@ def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
     """``cfg`` with the net shape of a file's ``params``: its version and hidden width."""
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
-    out.net_version = 4 if len(params["embedding"]) == model.COMBO_ROWS else 1
+    rows = len(params["embedding"])
+    out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
     return out
 
 

@@ -213,6 +213,75 @@ fn a_pair_row_is_the_two_strongest_patterns_of_each_side() {
 }
 
 #[test]
+fn a_version_5_file_adds_a_pair_row_per_side() {
+    let v1 = random_net(7);
+    let floats: Vec<f32> = v1[20..v1.len() - 4]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let (e, rest) = floats.split_at(KEYS * FEATURES);
+    let pair = |k: usize| (k % 11) as f32 / 16.0 - 0.3;
+    let mut w = Vec::from(e);
+    w.extend((0..2 * PAIRS * FEATURES).map(pair));
+    w.extend(rest);
+    let bytes = file_from_floats(&w);
+    assert_eq!(&bytes[..8], b"WUZINET5");
+    assert_eq!(bytes.len(), file_bytes(ROWS5, HIDDEN));
+    let net = Network::from_bytes(&bytes).expect("a version-5 file");
+    assert_eq!(net.version(), 5);
+    // Keys 5, 17, 40, 100: the side to move's patterns 0, 1, 3, 8 make the pair (8, 3), 39;
+    // the other side's 5, 5, 4, 4 the pair (5, 5), 20. The file's rows 144 + 39 and
+    // 144 + 78 + 20.
+    let keys = [5, 17, 40, 100];
+    assert_eq!(split_rows(keys), [KEYS + 1 + 39, KEYS + 1 + PAIRS + 20]);
+    let row = |r: usize| -> [i16; FEATURES] {
+        std::array::from_fn(|i| {
+            let k = r * FEATURES + i;
+            let v = if r < KEYS {
+                floats[k]
+            } else {
+                pair(k - KEYS * FEATURES)
+            };
+            (v * QUANT as f32).round() as i16
+        })
+    };
+    let mut expected = [0i16; FEATURES];
+    for r in [5, 17, 40, 100, KEYS + 39, KEYS + PAIRS + 20] {
+        for (x, y) in expected.iter_mut().zip(row(r)) {
+            *x += y;
+        }
+    }
+    assert_eq!(net.cell_sum(Kernel::Scalar, keys), expected);
+    // Every cell's rows: its two pairs, whatever its keys.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+    for _ in 0..10_000 {
+        let keys = [0; 4].map(|_| (rng.next_u32() % KEYS as u32) as u8);
+        let joint = pair_row(keys) - KEYS - 1;
+        assert_eq!(
+            split_rows(keys),
+            [KEYS + 1 + joint / PAIRS, KEYS + 1 + PAIRS + joint % PAIRS]
+        );
+    }
+    // Another version's magic on a version-5 table is refused by its shape.
+    for magic in [MAGIC, MAGIC4] {
+        let mut wrong = bytes.clone();
+        wrong[..8].copy_from_slice(&magic);
+        assert!(matches!(
+            Network::from_bytes(&wrong),
+            Err(NetError::Shape { keys: 300, .. })
+        ));
+    }
+    // Six summed rows must fit i16: a weight of 90 is refused in version 5 (it was read in
+    // version 4, with five).
+    let mut big = w.clone();
+    big[0] = 90.0;
+    assert!(matches!(
+        Network::from_bytes(&file_from_floats(&big)),
+        Err(NetError::Weight { index: 0, .. })
+    ));
+}
+
+#[test]
 fn files_of_other_versions_are_refused() {
     // The window nets (versions 2 and 3) were dropped: their files are refused by name.
     for magic in [b"WUZINET2", b"WUZINET3"] {
@@ -226,7 +295,15 @@ fn files_of_other_versions_are_refused() {
 fn the_kernels_agree_on_every_key() {
     let kernel = crate::simd::best();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    for net in [random_net(2), random_net(3), random_net4(2), random_net4(3)] {
+    let nets = [
+        random_net(2),
+        random_net(3),
+        random_net4(2),
+        random_net4(3),
+        random_net5(2),
+        random_net5(3),
+    ];
+    for net in nets {
         let net = Network::from_bytes(&net).expect("net");
         for _ in 0..20_000 {
             // A stone's keys are all KEYS; an empty cell's are below it.
