@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
     ap.add_argument("--net-version", type=int, choices=(1, 4, 5), default=d.net_version,
-                    help="4: with the pair rows of both sides; 5: with a pair row per side; "
-                         "1: the direction keys alone (every built-in net)")
+                    help="5: with a pair row per side (the built-in 15x15 freestyle net); 4: "
+                         "with the pair rows of both sides; 1: the direction keys alone")
     ap.add_argument("--init", metavar="NET",
                     help="start from this net file (its shape: hidden width) instead of "
                          "random weights")

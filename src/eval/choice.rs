@@ -9,17 +9,19 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// The built-in net of 15x15 freestyle and standard (`nets/`, with its provenance in
-/// `nets/README.md`). Trained on freestyle games alone, it beat the classical evaluation
-/// under standard too (docs/strength.md, session 33; both colours of each opening, 100 ms
-/// a move): 241-152-7 over two runs from 100 balanced openings (+79 Elo; the run on a
-/// quiet machine +113 [+70, +161]).
-pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-h64.wznet");
-/// The built-in net of 15x15 renju: [`BUILTIN_NET`] trained on for four epochs on renju
-/// games it played. Against [`BUILTIN_NET`] under renju (docs/strength.md, session 35; both
-/// colours of 200 balanced renju openings a run): +58 Elo [+28, +89] at 10,000 nodes a
+/// `nets/README.md`): a version-5 net (a pair row per side). Against `freestyle15-h64`,
+/// built in before it, at 100 ms a move (docs/strength.md, session 39; both colours of
+/// 800 balanced openings): 830-746-24, +18 Elo [+3, +34]. Its predecessor, trained on
+/// freestyle games alone as it is, beat the classical evaluation under standard too
+/// (session 33): +79 Elo over 400 games; it is not measured under standard itself.
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-split.wznet");
+/// The built-in net of 15x15 renju: `freestyle15-h64` (the 15x15 net built in before
+/// [`BUILTIN_NET`]) trained on for four epochs on renju games it played. Against
+/// `freestyle15-h64` under renju (docs/strength.md, session 35; both colours of 200
+/// balanced renju openings a run): +58 Elo [+28, +89] at 10,000 nodes a
 /// move; at 100 ms a move 430-359-11 over two runs, +31 [+10, +52].
 pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-gen1.wznet");
-/// The built-in net of 20x20 freestyle: [`BUILTIN_NET`] trained on for four epochs on
+/// The built-in net of 20x20 freestyle: `freestyle15-h64` trained on for four epochs on
 /// 20x20 games it played. Against the classical evaluation at 100 ms a move
 /// (docs/strength.md, session 35; both colours of 200 balanced 20x20 openings):
 /// 231-169-0, +54 Elo [+22, +87].
@@ -162,7 +164,7 @@ mod tests {
         let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
         let e = Evaluation::from_arg(readme).unwrap_err();
         assert!(e.to_string().contains("not a wuzi net file"), "{e}");
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-h64.wznet");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-split.wznet");
         let Evaluation::Net(net) = Evaluation::from_arg(path).unwrap() else {
             panic!("a net");
         };
@@ -180,7 +182,7 @@ mod tests {
             }
         }
         assert!(
-            versions.contains(&1) && versions.contains(&4),
+            versions.contains(&1) && versions.contains(&4) && versions.contains(&5),
             "{versions:?}"
         );
         assert!(matches!(

@@ -208,6 +208,7 @@ impl Searcher<'_> {
             table[plies.clamp(0, 15) as usize]
         };
         let lmr_threats = self.shared.params.lmr_threats();
+        let futility = self.shared.params.futility_margin();
         // Can the children start from the counts their move would leave?
         // A pending child's evaluation comes from the classical counts: not with the net.
         let lazy = self.board.has_after() && self.acc.is_none();
@@ -248,7 +249,7 @@ impl Searcher<'_> {
                     continue;
                 }
                 // Futility: a quiet move will not lift a hopeless static score to alpha.
-                if plies <= 2 && static_eval + FUTILITY_MARGIN * plies.max(1) <= alpha {
+                if plies <= 2 && static_eval + futility * plies.max(1) <= alpha {
                     continue;
                 }
             }

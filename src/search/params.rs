@@ -130,6 +130,11 @@ parameters! {
     /// used before (1,200 games); all 1,600 games 819-743-38, +16 [+2, +31]
     /// (docs/strength.md, session 38).
     RFP_MARGIN, rfp_margin, "rfp": i32 = 60;
+    /// Futility margin per ply of remaining depth (at most two plies), in evaluation units
+    /// (about a third of a straight four's cell value under the classical evaluation).
+    /// With the built-in net at 100 ms a move (400 games of self-play on the balanced
+    /// openings s1): 150 against 300, -7 Elo [-30, +16].
+    FUTILITY_MARGIN, futility_margin, "fut": i32 = 300;
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// no depth). Long forced wins at 1,000,000 nodes: 15 of 75 against 14 with 130.
     FOUR_REPLY_EXT, four_reply_ext, "fext": i32 = 100;
@@ -178,9 +183,6 @@ pub const QUIET_CAP: [usize; 16] = [3, 3, 9, 14, 18, 22, 25, 28, 30, 32, 32, 32,
 /// (late-move pruning; with futility, 61.2% in self-play against neither, 40 games at
 /// 100,000 nodes a move).
 pub const LMP_MOVES: [usize; 5] = [4, 6, 10, 16, 24];
-/// Futility margin per ply of remaining depth, in evaluation units (about a third of a
-/// straight four's cell value).
-pub const FUTILITY_MARGIN: i32 = 300;
 /// Most plies left at which reverse futility returns.
 pub const RFP_DEPTH: i32 = 7;
 /// Most plies left at which razoring drops to the leaf check.

@@ -48,7 +48,7 @@ def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     assert last["policy_acc"] > 2 * report["held_out_baselines"]["policy_acc_uniform"]
     assert report["epochs"][-1]["train"]["policy_loss"] < report["epochs"][0]["train"]["policy_loss"]
     params = netfile.read_net(out)
-    assert params["embedding"].shape == (6228, 32)
+    assert params["embedding"].shape == (300, 32), "version 5 by default"
     # Exported as the inference holds it: the key vectors and policy weights in 1/64ths,
     # and the last epochs' held-out figures are those of that net.
     for name in ("embedding", "policy.weight"):
@@ -116,11 +116,11 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
     assert train_cli.main(zero + ["--out", str(from1), "--init", str(v1)]) == 0
     assert json.loads(from1.with_suffix(".json").read_text())["net"]["version"] == 1
     assert from1.read_bytes()[:8] == b"WUZINET1"
-    # Version 5 (a pair row per side) likewise, and a net started from it is version 5.
-    v5 = tmp_path / "v5.wznet"
-    assert train_cli.main(args + ["--out", str(v5), "--net-version", "5"]) == 0
-    assert netfile.read_net(v5)["embedding"].shape == (300, 32)
-    from5 = tmp_path / "from5.wznet"
-    assert train_cli.main(zero + ["--out", str(from5), "--init", str(v5)]) == 0
-    assert json.loads(from5.with_suffix(".json").read_text())["net"]["version"] == 5
-    assert from5.read_bytes()[:8] == b"WUZINET5"
+    # Version 4 (the joint pair rows) likewise, and a net started from it is version 4.
+    v4 = tmp_path / "v4.wznet"
+    assert train_cli.main(args + ["--out", str(v4), "--net-version", "4"]) == 0
+    assert netfile.read_net(v4)["embedding"].shape == (6228, 32)
+    from4 = tmp_path / "from4.wznet"
+    assert train_cli.main(zero + ["--out", str(from4), "--init", str(v4)]) == 0
+    assert json.loads(from4.with_suffix(".json").read_text())["net"]["version"] == 4
+    assert from4.read_bytes()[:8] == b"WUZINET4"

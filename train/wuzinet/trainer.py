@@ -34,9 +34,10 @@ class Config:
     policy_weight: float = model.POLICY_WEIGHT
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
-    # 4: the net with the pair rows of both sides (model.combo_rows); 5: a pair row per side
-    # (model.split_rows); 1: the direction keys alone (every built-in net).
-    net_version: int = 4
+    # 5: a pair row per side (model.split_rows; the built-in 15x15 freestyle net); 4: the
+    # pair rows of both sides (model.combo_rows); 1: the direction keys alone (the built-in
+    # renju and 20x20 nets).
+    net_version: int = 5
     # A net file to start from instead of random weights (its shape decides the net's:
     # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
     init: str | None = None
