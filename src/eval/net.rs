@@ -132,8 +132,7 @@ pub struct Network {
 }
 
 /// Bytes of a file with `rows` table rows ([`KEYS`], [`ROWS4`] or [`ROWS5`]) and `hidden`
-/// units:
-/// magic, three shape words, the weights, the trailer.
+/// units: magic, three shape words, the weights, the trailer.
 pub const fn file_bytes(rows: usize, hidden: usize) -> usize {
     8 + 12 + 4 * (rows * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4
 }
