@@ -109,6 +109,38 @@ enum Pairs {
     Split,
 }
 
+impl Pairs {
+    /// Every version wuzi reads.
+    const ALL: [Pairs; 3] = [Pairs::None, Pairs::Joint, Pairs::Split];
+
+    /// The first bytes of the version's files.
+    const fn magic(self) -> [u8; 8] {
+        match self {
+            Pairs::None => MAGIC,
+            Pairs::Joint => MAGIC4,
+            Pairs::Split => MAGIC5,
+        }
+    }
+
+    /// The rows of the version's table in a file.
+    const fn rows(self) -> usize {
+        match self {
+            Pairs::None => KEYS,
+            Pairs::Joint => ROWS4,
+            Pairs::Split => ROWS5,
+        }
+    }
+
+    /// The version's number.
+    const fn version(self) -> u32 {
+        match self {
+            Pairs::None => 1,
+            Pairs::Joint => 4,
+            Pairs::Split => 5,
+        }
+    }
+}
+
 /// A loaded network.
 #[derive(Clone, Debug)]
 pub struct Network {
@@ -143,15 +175,13 @@ pub const FILE_BYTES: usize = file_bytes(KEYS, HIDDEN);
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let (rows, pairs) = if bytes.starts_with(&MAGIC) {
-            (KEYS, Pairs::None)
-        } else if bytes.starts_with(&MAGIC4) {
-            (ROWS4, Pairs::Joint)
-        } else if bytes.starts_with(&MAGIC5) {
-            (ROWS5, Pairs::Split)
-        } else {
+        let Some(pairs) = Pairs::ALL
+            .into_iter()
+            .find(|p| bytes.starts_with(&p.magic()))
+        else {
             return Err(NetError::Magic);
         };
+        let rows = pairs.rows();
         let start = 20;
         let word = |at: usize| {
             bytes
@@ -270,11 +300,7 @@ impl Network {
     /// The net file's version: 1, 4 with the pair rows of both sides, 5 with a pair row of
     /// each side.
     pub fn version(&self) -> u32 {
-        match self.pairs {
-            Pairs::None => 1,
-            Pairs::Joint => 4,
-            Pairs::Split => 5,
-        }
+        self.pairs.version()
     }
 
     /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
@@ -294,10 +320,13 @@ impl Network {
     #[inline(always)]
     pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
         let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
-        if keys[0] >= KEYS as u8 {
-            return sum_rows(kernel, [k0, k1, k2, k3]);
-        }
-        match self.pairs {
+        // A stone's keys (from KEYS up) have no pairs.
+        let pairs = if keys[0] < KEYS as u8 {
+            self.pairs
+        } else {
+            Pairs::None
+        };
+        match pairs {
             Pairs::None => sum_rows(kernel, [k0, k1, k2, k3]),
             Pairs::Joint => sum_rows(kernel, [k0, k1, k2, k3, &self.embed[pair_row(keys)]]),
             Pairs::Split => {
@@ -502,8 +531,13 @@ fn key_pairs(k: u8, l: u8) -> [u8; 2] {
 /// of two directions each).
 #[inline(always)]
 fn merge_row(x: [u8; 2], y: [u8; 2]) -> usize {
-    let merge = |a: u8, b: u8| MERGE[a as usize][b as usize] as usize;
     KEYS + 1 + merge(x[0], y[0]) * PAIRS + merge(x[1], y[1])
+}
+
+/// The pair of the two strongest patterns of one side's pairs `a` and `b` ([`MERGE`]).
+#[inline(always)]
+fn merge(a: u8, b: u8) -> usize {
+    MERGE[a as usize][b as usize] as usize
 }
 
 /// The rows of a cell of keys `keys` in a version-5 net's table (as [`Network`] keeps it,
@@ -519,7 +553,6 @@ pub fn split_rows(keys: [u8; 4]) -> [usize; 2] {
 /// and `y` ([`key_pairs`] of two directions each).
 #[inline(always)]
 fn split_merge(x: [u8; 2], y: [u8; 2]) -> [usize; 2] {
-    let merge = |a: u8, b: u8| MERGE[a as usize][b as usize] as usize;
     [
         KEYS + 1 + merge(x[0], y[0]),
         KEYS + 1 + PAIRS + merge(x[1], y[1]),
@@ -793,15 +826,12 @@ pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
 /// [`file_from_floats`] for `hidden` units.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
-    let weights_of = |rows| (file_bytes(rows, hidden) - 24) / 4;
-    let (magic, rows) = if weights.len() == weights_of(ROWS4) {
-        (MAGIC4, ROWS4)
-    } else if weights.len() == weights_of(ROWS5) {
-        (MAGIC5, ROWS5)
-    } else {
-        (MAGIC, KEYS)
-    };
-    let mut b = magic.to_vec();
+    let pairs = Pairs::ALL
+        .into_iter()
+        .find(|p| weights.len() == (file_bytes(p.rows(), hidden) - 24) / 4)
+        .unwrap_or(Pairs::None);
+    let rows = pairs.rows();
+    let mut b = pairs.magic().to_vec();
     for w in [rows, FEATURES, hidden] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
     }

@@ -125,9 +125,9 @@ parameters! {
     POLICY_WEIGHT, policy_weight, "policy": i32 = 1000;
     /// Reverse futility and razoring margin per ply at shallow non-PV nodes, with the
     /// learned evaluation ([`RFP_MARGIN_CLASSICAL`] with the classical one). With the
-    /// built-in net of the day (`freestyle15-h64`) at 100 ms a move, 60 against 30: +8 Elo [-23, +39] on the balanced
-    /// openings s1 (400 games, the screen), then +19 [+3, +36] on s2 and two sets never
-    /// used before (1,200 games); all 1,600 games 819-743-38, +16 [+2, +31]
+    /// built-in net of the day (`freestyle15-h64`) at 100 ms a move, 60 against 30: +8 Elo
+    /// [-23, +39] on the balanced openings s1 (400 games, the screen), then +19 [+3, +36]
+    /// on s2 and two sets never used before (1,200 games); all 1,600 games 819-743-38, +16 [+2, +31]
     /// (docs/strength.md, session 38). 90 against 60: +10 [-21, +40] with
     /// `freestyle15-h64` on s1 (400 games), then with `freestyle15-split` -5 [-26, +16] on
     /// s2 and the seed-3 set of session 38 (800 games, 385-397-18).

@@ -108,19 +108,12 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
     assert train_cli.main(zero + ["--out", str(tmp_path / "x.wznet"), "--init", str(tmp_path / "d.wzf")]) == 2
     assert "magic" in capsys.readouterr().err
     # A version-1 net trains as version 1 (--net-version 1), and a net started from it is
-    # version 1 too: the file decides.
-    v1 = tmp_path / "v1.wznet"
-    assert train_cli.main(args + ["--out", str(v1), "--net-version", "1"]) == 0
-    assert netfile.read_net(v1)["embedding"].shape == (144, 32)
-    from1 = tmp_path / "from1.wznet"
-    assert train_cli.main(zero + ["--out", str(from1), "--init", str(v1)]) == 0
-    assert json.loads(from1.with_suffix(".json").read_text())["net"]["version"] == 1
-    assert from1.read_bytes()[:8] == b"WUZINET1"
-    # Version 4 (the joint pair rows) likewise, and a net started from it is version 4.
-    v4 = tmp_path / "v4.wznet"
-    assert train_cli.main(args + ["--out", str(v4), "--net-version", "4"]) == 0
-    assert netfile.read_net(v4)["embedding"].shape == (6228, 32)
-    from4 = tmp_path / "from4.wznet"
-    assert train_cli.main(zero + ["--out", str(from4), "--init", str(v4)]) == 0
-    assert json.loads(from4.with_suffix(".json").read_text())["net"]["version"] == 4
-    assert from4.read_bytes()[:8] == b"WUZINET4"
+    # version 1 too: the file decides. Likewise version 4 (the joint pair rows).
+    for version, rows in ((1, 144), (4, 6228)):
+        net = tmp_path / f"v{version}.wznet"
+        assert train_cli.main(args + ["--out", str(net), "--net-version", str(version)]) == 0
+        assert netfile.read_net(net)["embedding"].shape == (rows, 32)
+        started = tmp_path / f"from{version}.wznet"
+        assert train_cli.main(zero + ["--out", str(started), "--init", str(net)]) == 0
+        assert json.loads(started.with_suffix(".json").read_text())["net"]["version"] == version
+        assert started.read_bytes()[:8] == b"WUZINET%d" % version

@@ -183,19 +183,17 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
     a = np.zeros((len(keys), e.shape[1]))
     for c in np.nonzero(empty)[0]:
         rows = [int(k) for k in keys[c]]
+        # Versions 4 and 5: each side's two strongest patterns of the four, as a pair.
+        pair = []
+        for side in (0, 1):
+            pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
+            pair.append(pats[0] * (pats[0] + 1) // 2 + pats[1])
         if len(e) == ROWS[MAGIC4]:
-            # Version 4: each side's two strongest patterns of the four, as a pair; the
-            # two pairs pick one row.
-            pair = []
-            for side in (0, 1):
-                pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
-                pair.append(pats[0] * (pats[0] + 1) // 2 + pats[1])
+            # The two pairs pick one row.
             rows.append(144 + pair[0] * 78 + pair[1])
         elif len(e) == ROWS[MAGIC5]:
-            # Version 5: the same pairs, each side's picking a row of its own.
-            for side in (0, 1):
-                pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
-                rows.append(144 + 78 * side + pats[0] * (pats[0] + 1) // 2 + pats[1])
+            # Each side's pair picks a row of its own.
+            rows += [144 + pair[0], 144 + 78 + pair[1]]
         a[c] = np.clip(e[rows].sum(axis=0), 0.0, 1.0)
     v_in = a[empty].sum(axis=0) / divisor
     hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)

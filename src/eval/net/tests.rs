@@ -41,13 +41,18 @@ fn files_are_read_or_refused_with_a_reason() {
         .contains("1000"));
 }
 
+/// The weights of a net file, in the file's order.
+fn floats_of(file: &[u8]) -> Vec<f32> {
+    file[20..file.len() - 4]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 /// A version-1 file's floats with `h` hidden units: those of `base` (16 units), and
 /// `h - 16` more whose output weight is zero.
 fn widened(base: &[u8], h: usize) -> Vec<u8> {
-    let floats: Vec<f32> = base[20..base.len() - 4]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let floats = floats_of(base);
     let (e, rest) = floats.split_at(KEYS * FEATURES);
     let (w1, rest) = rest.split_at(HIDDEN * FEATURES);
     let (b1, rest) = rest.split_at(HIDDEN);
@@ -104,18 +109,34 @@ fn a_file_says_how_many_hidden_units_its_value_has() {
     );
 }
 
+/// A version-4 (`rows` = [`PAIRS`]²) or version-5 (2 [`PAIRS`]) file's weights from a
+/// version-1 file's: the same weights, with `rows` pair rows of the lanes `pairs(k)` (for
+/// `k` counted from the first pair lane) after the key rows.
+fn pair_weights(v1: &[u8], rows: usize, pairs: impl Fn(usize) -> f32) -> Vec<f32> {
+    let floats = floats_of(v1);
+    let (e, rest) = floats.split_at(KEYS * FEATURES);
+    let mut out = Vec::from(e);
+    out.extend((0..rows * FEATURES).map(pairs));
+    out.extend(rest);
+    out
+}
+
+/// The sum of the file's rows `rows` of the weights `w` (in the file's order), each lane
+/// rounded to 1/[`QUANT`] as the loader rounds it: a cell's expected unclipped sum.
+fn rows_sum(w: &[f32], rows: &[usize]) -> [i16; FEATURES] {
+    let mut sum = [0i16; FEATURES];
+    for &r in rows {
+        for (x, &v) in sum.iter_mut().zip(&w[r * FEATURES..(r + 1) * FEATURES]) {
+            *x += (v * QUANT as f32).round() as i16;
+        }
+    }
+    sum
+}
+
 /// A version-4 file's bytes from a version-1 file's: the same weights, with the pair rows
 /// `pairs` after the key rows.
 fn with_pairs(v1: &[u8], pairs: impl Fn(usize) -> f32) -> Vec<u8> {
-    let floats: Vec<f32> = v1[20..v1.len() - 4]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let (e, rest) = floats.split_at(KEYS * FEATURES);
-    let mut out = Vec::from(e);
-    out.extend((0..PAIRS * PAIRS * FEATURES).map(pairs));
-    out.extend(rest);
-    file_from_floats(&out)
+    file_from_floats(&pair_weights(v1, PAIRS * PAIRS, pairs))
 }
 
 /// Random boards of 0 to 59 stones.
@@ -158,32 +179,19 @@ fn a_version_4_file_adds_the_pair_rows() {
     }
     // With pair rows, a cell's sum is its four key rows and its pair row (the rows of the
     // file: the keys, then the pairs, the side to move's major).
-    let floats = with_pairs(&v1, |k| (k % 13) as f32 / 16.0 - 0.375);
-    let c = Network::from_bytes(&floats).unwrap();
+    let w = pair_weights(&v1, PAIRS * PAIRS, |k| (k % 13) as f32 / 16.0 - 0.375);
+    let bytes = file_from_floats(&w);
+    let c = Network::from_bytes(&bytes).unwrap();
     let keys = [5, 17, 40, 100];
     // Patterns (key / 12) 0, 1, 3, 8: the pair (8, 3), 8 * 9 / 2 + 3 = 39; the other
     // side's (key % 12) 5, 5, 4, 4: the pair (5, 5), 20. The file's row 144 + 39 * 78 + 20.
     assert_eq!(pair_row(keys), KEYS + 1 + 3062);
-    let row = |r: usize| -> [i16; FEATURES] {
-        std::array::from_fn(|i| {
-            let k = r * FEATURES + i;
-            let v = if r < KEYS {
-                f32::from_le_bytes(v1[20 + 4 * k..24 + 4 * k].try_into().unwrap())
-            } else {
-                ((k - KEYS * FEATURES) % 13) as f32 / 16.0 - 0.375
-            };
-            (v * QUANT as f32).round() as i16
-        })
-    };
-    let mut expected = [0i16; FEATURES];
-    for r in [5, 17, 40, 100, 3206] {
-        for (x, y) in expected.iter_mut().zip(row(r)) {
-            *x += y;
-        }
-    }
-    assert_eq!(c.cell_sum(Kernel::Scalar, keys), expected);
+    assert_eq!(
+        c.cell_sum(Kernel::Scalar, keys),
+        rows_sum(&w, &[5, 17, 40, 100, 3206])
+    );
     // A version-1 magic on a version-4 table, or the reverse, is refused by its shape.
-    let mut wrong = floats.clone();
+    let mut wrong = bytes.clone();
     wrong[..8].copy_from_slice(&MAGIC);
     assert!(matches!(
         Network::from_bytes(&wrong),
@@ -215,15 +223,7 @@ fn a_pair_row_is_the_two_strongest_patterns_of_each_side() {
 #[test]
 fn a_version_5_file_adds_a_pair_row_per_side() {
     let v1 = random_net(7);
-    let floats: Vec<f32> = v1[20..v1.len() - 4]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let (e, rest) = floats.split_at(KEYS * FEATURES);
-    let pair = |k: usize| (k % 11) as f32 / 16.0 - 0.3;
-    let mut w = Vec::from(e);
-    w.extend((0..2 * PAIRS * FEATURES).map(pair));
-    w.extend(rest);
+    let w = pair_weights(&v1, 2 * PAIRS, |k| (k % 11) as f32 / 16.0 - 0.3);
     let bytes = file_from_floats(&w);
     assert_eq!(&bytes[..8], b"WUZINET5");
     assert_eq!(bytes.len(), file_bytes(ROWS5, HIDDEN));
@@ -234,24 +234,10 @@ fn a_version_5_file_adds_a_pair_row_per_side() {
     // 144 + 78 + 20.
     let keys = [5, 17, 40, 100];
     assert_eq!(split_rows(keys), [KEYS + 1 + 39, KEYS + 1 + PAIRS + 20]);
-    let row = |r: usize| -> [i16; FEATURES] {
-        std::array::from_fn(|i| {
-            let k = r * FEATURES + i;
-            let v = if r < KEYS {
-                floats[k]
-            } else {
-                pair(k - KEYS * FEATURES)
-            };
-            (v * QUANT as f32).round() as i16
-        })
-    };
-    let mut expected = [0i16; FEATURES];
-    for r in [5, 17, 40, 100, KEYS + 39, KEYS + PAIRS + 20] {
-        for (x, y) in expected.iter_mut().zip(row(r)) {
-            *x += y;
-        }
-    }
-    assert_eq!(net.cell_sum(Kernel::Scalar, keys), expected);
+    assert_eq!(
+        net.cell_sum(Kernel::Scalar, keys),
+        rows_sum(&w, &[5, 17, 40, 100, KEYS + 39, KEYS + PAIRS + 20])
+    );
     // Every cell's rows: its two pairs, whatever its keys.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
     for _ in 0..10_000 {
