@@ -156,8 +156,23 @@ parameters! {
     ROOT_LMR_SCALE, root_lmr_scale, "rlmr": i32 = 50;
     /// Node budget of the second look at the opponent's VCT after the root move an iteration
     /// chooses, when the first check ran out of budget on it (0: none). Against PentaZen at
-    /// 1 s a move: 49.0% over 680 games where none scored 38.1% (80 games).
+    /// 1 s a move, with the classical evaluation: 49.0% over 680 games where none scored
+    /// 38.1% (80 games). Its time is capped by [`ROOT_VERIFY_TIME_DIV`].
     ROOT_VERIFY_NODES, root_verify_nodes, "verify": u64 = 300_000;
+    /// A second look takes at most the time target over this (and never runs past the
+    /// target). Before it, one look could run until the target: at 1 s a move 8 of the 75
+    /// long-win positions ended at depth 1 to 3, one with 10. Self-play with the net at 100 ms
+    /// a move, 8 against until the target: +130 Elo [+87, +178] (s1, 135-62-7) and +128
+    /// [+85, +174] (s2, 133-62-7), SPRT [0, 10] accepted on both. Against 8: 16 +13 [-14,
+    /// +41] (s2, 400 games) and no second look (`verify` 0) +35 [+6, +64] (s1, 400 games),
+    /// which a match at 1 s a move is to settle (the look's reach grows with the time).
+    ROOT_VERIFY_TIME_DIV, root_verify_time_div, "vdiv": u32 = 8;
+    /// The root's search for a forced win of its own (VCF, then VCT) stops by the time
+    /// target over this (not measured).
+    ROOT_THREAT_TIME_DIV, root_threat_time_div, "rtdiv": u32 = 3;
+    /// The root's checks of its moves against the opponent's threats stop by the time
+    /// target over this (not measured).
+    ROOT_DEFENCE_TIME_DIV, root_defence_time_div, "kddiv": u32 = 2;
     /// Engine score units per unit of the learned evaluation's value logit (the trainer's
     /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were
     /// tuned against. Self-play at 10,000 nodes a move on the balanced openings against

@@ -146,13 +146,15 @@ impl Searcher<'_> {
     /// Looks for a forced win of the side to move: first by fours (VCF), then by threats
     /// (VCT), within the root threat budget. Counts the solver's nodes as search nodes.
     pub(super) fn root_threats(&mut self) -> Option<Vec<Pos>> {
-        // At most a quarter of the node budget and a third of the time target.
+        // At most a quarter of the node budget and a [`ROOT_THREAT_TIME_DIV`]-th of the time
+        // target.
         let limits = &self.shared.limits;
         let budget = limits
             .nodes
             .map_or(u64::MAX, |n| n / 4)
             .min(self.shared.params.root_threat_nodes());
-        let time = limits.soft_time.or(limits.hard_time).map(|t| t / 3);
+        let div = self.shared.params.root_threat_time_div().max(1);
+        let time = limits.soft_time.or(limits.hard_time).map(|t| t / div);
         let lim = |nodes: u64, depth: u8| SolveLimits {
             depth,
             nodes,
@@ -193,7 +195,7 @@ impl Searcher<'_> {
             .limits
             .soft_time
             .or(self.shared.limits.hard_time)
-            .map(|t| self.shared.start + t / 2);
+            .map(|t| self.shared.start + t / self.shared.params.root_defence_time_div().max(1));
         let threat_lim = self.defence_limits(vct, self.solve_nodes(threat_nodes), deadline);
         self.board.make_pass();
         let threat = self.solve(vct, &threat_lim);
@@ -274,8 +276,9 @@ impl Searcher<'_> {
     }
 
     /// Checks the iteration's choice `roots[0]` once more against the opponent's VCT if the
-    /// first check ran out of budget on it; removes it from `roots` (and says so) when the
-    /// opponent wins.
+    /// first check ran out of budget on it, within [`ROOT_VERIFY_NODES`] and a
+    /// [`ROOT_VERIFY_TIME_DIV`]-th of the time target; removes it from `roots` (and says so)
+    /// when the opponent wins.
     pub(super) fn refuted_choice(&mut self, roots: &mut Vec<(Pos, i32)>) -> bool {
         let p = roots[0].0;
         let budget = match self.shared.limits.nodes {
@@ -292,7 +295,12 @@ impl Searcher<'_> {
         if budget == 0 || roots.len() < 2 {
             return false;
         }
-        let deadline = self.shared.limits.soft_time.map(|t| self.shared.start + t);
+        let div = self.shared.params.root_verify_time_div().max(1);
+        let deadline = self
+            .shared
+            .limits
+            .soft_time
+            .map(|t| (self.shared.start + t).min(Instant::now() + t / div));
         let lim = self.defence_limits(true, budget, deadline);
         self.board.make(p);
         let r = self.solve(true, &lim);
