@@ -163,9 +163,10 @@ parameters! {
     /// target). Before it, one look could run until the target: at 1 s a move 8 of the 75
     /// long-win positions ended at depth 1 to 3, one with 10. Self-play with the net at 100 ms
     /// a move, 8 against until the target: +130 Elo [+87, +178] (s1, 135-62-7) and +128
-    /// [+85, +174] (s2, 133-62-7), SPRT [0, 10] accepted on both. Against 8: 16 +13 [-14,
-    /// +41] (s2, 400 games) and no second look (`verify` 0) +35 [+6, +64] (s1, 400 games),
-    /// which a match at 1 s a move is to settle (the look's reach grows with the time).
+    /// [+85, +174] (s2, 133-62-7), SPRT [0, 10] accepted on both. Against 8, a sixteenth
+    /// scored +13 [-14, +41] (s2, 400 games) and no second look (`verify` 0) +35 [+6, +64]
+    /// (s1, 400 games), which a match at 1 s a move is to settle (the look's reach grows
+    /// with the time).
     ROOT_VERIFY_TIME_DIV, root_verify_time_div, "vdiv": u32 = 8;
     /// The root's search for a forced win of its own (VCF, then VCT) stops by the time
     /// target over this (not measured).
