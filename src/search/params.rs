@@ -127,8 +127,8 @@ parameters! {
     /// learned evaluation ([`RFP_MARGIN_CLASSICAL`] with the classical one). With the
     /// built-in net of the day (`freestyle15-h64`) at 100 ms a move, 60 against 30: +8 Elo
     /// [-23, +39] on the balanced openings s1 (400 games, the screen), then +19 [+3, +36]
-    /// on s2 and two sets never used before (1,200 games); all 1,600 games 819-743-38, +16 [+2, +31]
-    /// (docs/strength.md, session 38). 90 against 60: +10 [-21, +40] with
+    /// on s2 and two sets never used before (1,200 games); all 1,600 games 819-743-38, +16
+    /// [+2, +31] (docs/strength.md, session 38). 90 against 60: +10 [-21, +40] with
     /// `freestyle15-h64` on s1 (400 games), then with `freestyle15-split` -5 [-26, +16] on
     /// s2 and the seed-3 set of session 38 (800 games, 385-397-18).
     RFP_MARGIN, rfp_margin, "rfp": i32 = 60;
@@ -161,8 +161,8 @@ parameters! {
     ROOT_VERIFY_NODES, root_verify_nodes, "verify": u64 = 300_000;
     /// A second look takes at most the time target over this (and never runs past the
     /// target). Before it, one look could run until the target: at 1 s a move 8 of the 75
-    /// long-win positions ended at depth 1 to 3, one with 10. Self-play with the net at 100 ms
-    /// a move, 8 against until the target: +130 Elo [+87, +178] (s1, 135-62-7) and +128
+    /// long-win positions ended at depth 1 to 3 (1 with 8). Self-play with the net at
+    /// 100 ms a move, 8 against until the target: +130 Elo [+87, +178] (s1, 135-62-7) and +128
     /// [+85, +174] (s2, 133-62-7), SPRT [0, 10] accepted on both. Against 8, a sixteenth
     /// scored +13 [-14, +41] (s2, 400 games) and no second look (`verify` 0) +35 [+6, +64]
     /// (s1, 400 games), which a match at 1 s a move is to settle (the look's reach grows

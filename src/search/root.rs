@@ -148,17 +148,17 @@ impl Searcher<'_> {
     pub(super) fn root_threats(&mut self) -> Option<Vec<Pos>> {
         // At most a quarter of the node budget and a [`ROOT_THREAT_TIME_DIV`]-th of the time
         // target.
-        let limits = &self.shared.limits;
-        let budget = limits
+        let budget = self
+            .shared
+            .limits
             .nodes
             .map_or(u64::MAX, |n| n / 4)
             .min(self.shared.params.root_threat_nodes());
-        let div = self.shared.params.root_threat_time_div().max(1);
-        let time = limits.soft_time.or(limits.hard_time).map(|t| t / div);
+        let deadline = self.share_deadline(self.shared.params.root_threat_time_div());
         let lim = |nodes: u64, depth: u8| SolveLimits {
             depth,
             nodes,
-            deadline: time.map(|t| self.shared.start + t),
+            deadline,
             // The searcher's solver watches the search's stop flag (`Solver::watch`).
             stop: None,
         };
@@ -190,12 +190,7 @@ impl Searcher<'_> {
         threat_nodes: u64,
         move_nodes: u64,
     ) {
-        let deadline = self
-            .shared
-            .limits
-            .soft_time
-            .or(self.shared.limits.hard_time)
-            .map(|t| self.shared.start + t / self.shared.params.root_defence_time_div().max(1));
+        let deadline = self.share_deadline(self.shared.params.root_defence_time_div());
         let threat_lim = self.defence_limits(vct, self.solve_nodes(threat_nodes), deadline);
         self.board.make_pass();
         let threat = self.solve(vct, &threat_lim);
@@ -241,6 +236,14 @@ impl Searcher<'_> {
             *roots = keep;
             self.dropped.extend(lost);
         }
+    }
+
+    /// When a root solve given a `div`-th of the time target (the soft limit, else the hard
+    /// one) from the search's start must stop; none without a clock.
+    fn share_deadline(&self, div: u32) -> Option<Instant> {
+        let limits = &self.shared.limits;
+        let target = limits.soft_time.or(limits.hard_time)?;
+        Some(self.shared.start + target / div.max(1))
     }
 
     /// The nodes a root solve may use, at most `want`: with a node budget, the root's solves
