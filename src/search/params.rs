@@ -172,8 +172,12 @@ parameters! {
     /// target over this (not measured).
     ROOT_THREAT_TIME_DIV, root_threat_time_div, "rtdiv": u32 = 3;
     /// The root's checks of its moves against the opponent's threats stop by the time
-    /// target over this (not measured).
-    ROOT_DEFENCE_TIME_DIV, root_defence_time_div, "kddiv": u32 = 2;
+    /// target over this; a move left unchecked is looked at again if an iteration chooses
+    /// it. Self-play with the net, 8 against 2: +77 Elo [+43, +112] (s1, 100 ms a move,
+    /// 159-98-20, stopped at LLR 2.53) and +54 [+24, +85] (s2, 100 ms, 210-148-42). 16
+    /// against 8: +18 [-7, +44] (s1, 100 ms, 400 games), 0 [-34, +34] (s2, 200 ms, 224
+    /// games); 32 against 8: +30 [-6, +67] (s1, 200 ms, 210 games).
+    ROOT_DEFENCE_TIME_DIV, root_defence_time_div, "kddiv": u32 = 8;
     /// Engine score units per unit of the learned evaluation's value logit (the trainer's
     /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were
     /// tuned against. Self-play at 10,000 nodes a move on the balanced openings against
