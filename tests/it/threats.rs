@@ -99,6 +99,46 @@ fn freestyle_no_vcf_sampled() {
     check_no_vcf(&sample(suite("tactics/freestyle_no_vcf.tsv"), 20));
 }
 
+/// A VCT node tries a win by fours before its own threats, whatever depth it has left: a
+/// VCT of one attacking move proves every row of the VCF suites, with a VCF line whose first
+/// move is an answer.
+fn check_vct_holds_vcf(rows: &[SuiteRow]) {
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    for row in rows.iter().filter(|r| r.task == "vcf") {
+        let mut b = row.board().unwrap();
+        solver.clear();
+        let lim = SolveLimits {
+            depth: 1,
+            ..limits()
+        };
+        let Proof::Win(line) = solver.vct(&mut b, &lim) else {
+            panic!("{}: no win within one attacking move", row.id)
+        };
+        let PointSet::Points(answers) = &row.answers else {
+            panic!("{}: no answer set", row.id)
+        };
+        assert!(
+            answers.contains(&line[0]),
+            "{}: first move {}",
+            row.id,
+            line[0]
+        );
+        check_line(&mut b, &line, &row.id);
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn freestyle_vct_holds_vcf_sampled() {
+    check_vct_holds_vcf(&sample(suite("tactics/freestyle_vcf.tsv"), 40));
+}
+#[test]
+fn renju_vct_holds_vcf_sampled() {
+    check_vct_holds_vcf(&sample(suite("tactics/renju_vcf.tsv"), 40));
+}
+
 #[test]
 #[ignore = "long: the full suite"]
 fn freestyle_vcf_full() {

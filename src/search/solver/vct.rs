@@ -4,11 +4,16 @@
 use super::lines::{fives_of, legal_flex4, two_fives, two_fives_line, unstoppable_line};
 use super::moves::attack_moves;
 use super::table::Entry;
+use super::vcf::{Full, Lean};
 use super::{Res, Solver, CARO_DEFENCE_WORK};
 use crate::board::Board;
 use crate::movegen::{five_defences, five_point, three_defences, MoveList};
 use crate::threat::Threat;
 use crate::types::{Color, Pos};
+
+/// Most fours of the VCF a VCT node tries before its own threats (and a defender's node
+/// before its blocks).
+const VCT_VCF_DEPTH: u8 = 120;
 
 impl Solver {
     /// A VCT node, the attacker to move, within `depth` attacking moves.
@@ -51,6 +56,11 @@ impl Solver {
             line.push(p);
             return Ok(true);
         }
+        // A win by fours ends the attack whatever depth is left: the VCT's depth counts the
+        // threes and fours before it.
+        if self.vcf_here(b, line)? {
+            return Ok(true);
+        }
         if depth == 0 {
             return Ok(false);
         }
@@ -75,6 +85,20 @@ impl Solver {
         }
         self.store_vct(key, Entry { win: won, depth });
         Ok(won)
+    }
+
+    /// Does the side to move win by fours alone ([`VCT_VCF_DEPTH`] of them at most)? On
+    /// lean moves where the rule allows, except in debug builds, whose every lean run ends
+    /// with a check of the whole board (the two visit the same nodes: `vcf_with`'s tests).
+    fn vcf_here(&mut self, b: &mut Board, line: &mut Vec<Pos>) -> Res {
+        if b.lean_rule() && !cfg!(debug_assertions) {
+            b.lean_begin();
+            let r = self.vcf_node::<Lean>(b, VCT_VCF_DEPTH, line);
+            b.lean_end();
+            r
+        } else {
+            self.vcf_node::<Full>(b, VCT_VCF_DEPTH, line)
+        }
     }
 
     /// [`five_defences`] under caro, its makes charged as nodes.
@@ -140,6 +164,11 @@ impl Solver {
             (0, _) => {
                 if self.legal_flex4(b, a).is_none() {
                     return Ok(false); // no threat left: the defender is free
+                }
+                // A defender that wins by fours refutes the three at once (its fours are
+                // among the replies below, but each would be searched as a defence).
+                if self.vcf_here(b, &mut Vec::new())? {
+                    return Ok(false);
                 }
                 three_defences(b, moves);
                 // The likeliest refutation first: a failed attack is dropped at its first
