@@ -233,15 +233,21 @@ impl Solver {
     pub fn vcf_with(&mut self, board: &mut Board, limits: &SolveLimits, lean: bool) -> Proof {
         self.start(limits);
         let mut line = Vec::new();
-        let r = if lean && board.lean_rule() {
-            board.lean_begin();
-            let r = self.vcf_node::<Lean>(board, limits.depth, &mut line);
-            board.lean_end();
+        let r = self.vcf_search(board, limits.depth, &mut line, lean);
+        finish(r, line)
+    }
+
+    /// A VCF search from the board as it stands, within the call's budget: on lean moves when
+    /// `lean` and the rule allows them, else on full moves (the two visit the same nodes).
+    fn vcf_search(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>, lean: bool) -> Res {
+        if lean && b.lean_rule() {
+            b.lean_begin();
+            let r = self.vcf_node::<Lean>(b, depth, line);
+            b.lean_end();
             r
         } else {
-            self.vcf_node::<Full>(board, limits.depth, &mut line)
-        };
-        finish(r, line)
+            self.vcf_node::<Full>(b, depth, line)
+        }
     }
 
     /// Does the side to move win by continuous threats (fours and open threes)? Deepens one

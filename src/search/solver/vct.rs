@@ -4,7 +4,6 @@
 use super::lines::{fives_of, legal_flex4, two_fives, two_fives_line, unstoppable_line};
 use super::moves::attack_moves;
 use super::table::Entry;
-use super::vcf::{Full, Lean};
 use super::{Res, Solver, CARO_DEFENCE_WORK};
 use crate::board::Board;
 use crate::movegen::{five_defences, five_point, three_defences, MoveList};
@@ -91,14 +90,7 @@ impl Solver {
     /// lean moves where the rule allows, except in debug builds, whose every lean run ends
     /// with a check of the whole board (the two visit the same nodes: `vcf_with`'s tests).
     fn vcf_here(&mut self, b: &mut Board, line: &mut Vec<Pos>) -> Res {
-        if b.lean_rule() && !cfg!(debug_assertions) {
-            b.lean_begin();
-            let r = self.vcf_node::<Lean>(b, VCT_VCF_DEPTH, line);
-            b.lean_end();
-            r
-        } else {
-            self.vcf_node::<Full>(b, VCT_VCF_DEPTH, line)
-        }
+        self.vcf_search(b, VCT_VCF_DEPTH, line, !cfg!(debug_assertions))
     }
 
     /// [`five_defences`] under caro, its makes charged as nodes.
