@@ -251,10 +251,13 @@ impl Board {
             COMBINED[0][new[1] as usize],
         ];
         for s in 0..2 {
-            // Unconditional: when the class stays, the two updates cancel (no branch to
-            // mispredict).
-            self.counts[s][rec.threat[s] as usize] -= 1;
-            self.counts[s][t[s] as usize] += 1;
+            // Most re-grades keep the class. Updating the counts anyway made a chain of
+            // increments and decrements of the same few counters, each waiting on the store
+            // before it: the branch is 1.6% faster (the bench, 8 runs in turn).
+            if t[s] != rec.threat[s] {
+                self.counts[s][rec.threat[s] as usize] -= 1;
+                self.counts[s][t[s] as usize] += 1;
+            }
         }
         self.threat[q] = t;
     }
