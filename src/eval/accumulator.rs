@@ -5,11 +5,7 @@
 use super::net::{Network, FEATURES};
 use crate::board::Board;
 use crate::simd::Kernel;
-use crate::types::{Color, Dir, Pos, Rule, CELLS, STRIDE};
-
-/// How far along a line a stone changes the inputs of other cells: a line pattern reads
-/// five cells each way (the board's table keys).
-const REACH: isize = 5;
+use crate::types::{Color, Dir, Pos, CELLS, STRIDE};
 
 /// A cell's four keys.
 type Inputs = [u8; 4];
@@ -90,12 +86,10 @@ impl Accumulator {
 
     /// Brings the state up to date after [`Board::make`] of `moved`, or after
     /// [`Board::undo`] of it, with the cells whose line patterns the move changed
-    /// ([`Board::last_changed`], collected before an undo). A stone changes the inputs of
-    /// the cells within five steps along its four lines, and of each only along that line:
-    /// one key, a row operation. That costs less than recomputing the cells whose patterns
-    /// changed (the bench at depth 10 under callgrind: 7.96e9 instructions against
-    /// 8.82e9). Caro's patterns can change farther away (a run beyond the window), so there
-    /// the changed cells are recomputed whole too. The search uses [`Accumulator::make`] and
+    /// ([`Board::last_changed`], collected before an undo). Of each such cell the move
+    /// changes one input, the key along their shared line: a row operation. That costs
+    /// less than recomputing the cells whose patterns changed (the bench at depth 10 under
+    /// callgrind: 7.96e9 instructions against 8.82e9). The search uses [`Accumulator::make`] and
     /// [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
     #[cfg(any(test, feature = "internals"))]
     pub fn update(
@@ -116,45 +110,17 @@ impl Accumulator {
         moved: Pos,
         changed: impl IntoIterator<Item = Pos>,
     ) {
-        if moved.is_none() {
-            #[cfg(debug_assertions)]
-            self.assert_matches(net, board);
-            return;
-        }
-        if !matches!(board.rule(), Rule::Caro { .. }) {
+        if !moved.is_none() {
             // A key is the pair of the cell's line patterns along its direction, so only the
             // cells whose patterns the move changed have new keys, each along the one line
-            // it shares with the move: those the board lists. Walking them instead of every
-            // cell within reach (most of which keep their keys) takes the bench 0.946 of the
-            // time (8 runs of each in turn).
+            // it shares with the move (caro's runs carry a change beyond five cells, still
+            // along that line): those the board lists. Walking them instead of every cell
+            // within five (most of which keep their keys) takes the bench 0.946 of the time
+            // (8 runs of each in turn).
             self.refresh::<RECORD>(net, board, moved);
             for q in changed {
                 if q != moved {
                     self.refresh_along::<RECORD>(net, board, q, direction(moved, q));
-                }
-            }
-            #[cfg(debug_assertions)]
-            self.assert_matches(net, board);
-            return;
-        }
-        // Caro: a run beyond the window changes patterns farther away, and the board's list
-        // holds those cells too; each is recomputed whole, and the cells within reach of
-        // the move along its lines are walked.
-        for p in changed {
-            self.refresh::<RECORD>(net, board, p);
-        }
-        self.refresh::<RECORD>(net, board, moved);
-        let (x, y, n) = (
-            moved.x() as isize,
-            moved.y() as isize,
-            board.size() as isize,
-        );
-        for d in Dir::ALL {
-            let (dx, dy) = d.step();
-            for k in (-REACH..=REACH).filter(|&k| k != 0) {
-                let (qx, qy) = (x + k * dx, y + k * dy);
-                if (0..n).contains(&qx) && (0..n).contains(&qy) {
-                    self.refresh_along::<RECORD>(net, board, Pos::new(qx as usize, qy as usize), d);
                 }
             }
         }
