@@ -278,6 +278,13 @@ impl Engine {
     pub fn set_solver_table_mb(&mut self, mb: usize) {
         self.config.solver_table_mb = mb.max(1);
     }
+    /// Allocates the transposition table now if the next search would, and maps in all its
+    /// memory ([`Tt::touch`]), so that no search pays for either. For front ends
+    /// to call outside the clock: when a game starts, or after the table's size changes.
+    pub fn prepare(&mut self) {
+        let hash_mb = self.config.hash_mb;
+        self.tt.get_or_insert_with(|| Tt::new(hash_mb)).touch();
+    }
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
         if let Some(tt) = &mut self.tt {

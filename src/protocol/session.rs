@@ -397,6 +397,8 @@ impl Session {
         }
         self.save_record(out);
         self.reset_game(w as usize)?;
+        // The table's pages are mapped now, not during the first move.
+        self.engine.prepare();
         self.started = true;
         out("OK");
         Ok(())
@@ -666,6 +668,7 @@ impl Session {
             self.engine.set_threads(self.threads);
             self.engine.set_hash_mb(want);
             self.engine.set_solver_table_mb(DEFAULT_TABLE_MB);
+            self.prepare_table();
             return Ok(());
         };
         let room = limit.saturating_sub(PROCESS_MB);
@@ -684,6 +687,7 @@ impl Session {
         self.engine.set_threads(threads);
         self.engine.set_hash_mb(hash);
         self.engine.set_solver_table_mb(solver);
+        self.prepare_table();
         let least = PROCESS_MB + MIN_SOLVER_MB + MIN_HASH_MB;
         if limit < least {
             return Err(format!(
@@ -692,6 +696,14 @@ impl Session {
             ));
         }
         Ok(())
+    }
+
+    /// A resized table is mapped in now, outside the clock (INFO lines come between
+    /// moves); before START nothing is allocated.
+    fn prepare_table(&mut self) {
+        if self.started {
+            self.engine.prepare();
+        }
     }
 
     /// Opens the database the options name, once, before the first move (`INFO folder`
