@@ -572,8 +572,8 @@ impl Engine {
         on_info: &mut dyn FnMut(&Info),
         root: RootScores,
     ) -> Outcome {
-        // The clock starts before the table is allocated (zeroing 64 MB takes tens of
-        // milliseconds, which the turn pays for).
+        // The clock starts before the table is allocated: a table not made ready by
+        // `prepare` costs the turn its allocation and the faults of its first probes.
         let start = Instant::now();
         let advice = self.db_advice();
         let hash_mb = self.config.hash_mb;
