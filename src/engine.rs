@@ -279,7 +279,7 @@ impl Engine {
         self.config.solver_table_mb = mb.max(1);
     }
     /// Allocates the transposition table now if the next search would, and maps in all its
-    /// memory ([`Tt::touch`]), so that no search pays for either. For front ends
+    /// memory (`Tt::touch`), so that no search pays for either. For front ends
     /// to call outside the clock: when a game starts, or after the table's size changes.
     pub fn prepare(&mut self) {
         let hash_mb = self.config.hash_mb;
