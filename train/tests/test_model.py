@@ -103,3 +103,14 @@ def test_fake_quant_is_the_rounded_net():
     z, logits = net(keys)
     z.sum().backward()
     assert net.embedding.grad is not None and net.embedding.grad.abs().sum() > 0
+
+
+def test_top_k_hits_ranks_the_best_move():
+    logits = torch.tensor([[0.0, 3.0, 1.0, 2.0, float("-inf")],
+                           [5.0, 4.0, 3.0, 2.0, 1.0]])
+    best = torch.tensor([3, 4])
+    # Row 0 ranks cell 3 second; row 1 ranks cell 4 fifth.
+    assert model.top_k_hits(logits, best, 1) == 0
+    assert model.top_k_hits(logits, best, 3) == 1
+    assert model.top_k_hits(logits, best, 5) == 2
+    assert model.top_k_hits(logits, best, 9) == 2, "k beyond the cells is every cell"

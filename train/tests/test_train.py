@@ -46,6 +46,7 @@ def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     assert last["policy_loss"] < first["policy_loss"] - 1.0
     assert last["value_loss"] + last["policy_loss"] < first["value_loss"] + first["policy_loss"]
     assert last["policy_acc"] > 2 * report["held_out_baselines"]["policy_acc_uniform"]
+    assert last["policy_acc"] <= last["policy_top3"] <= last["policy_top5"] <= 1.0
     assert report["epochs"][-1]["train"]["policy_loss"] < report["epochs"][0]["train"]["policy_loss"]
     params = netfile.read_net(out)
     assert params["embedding"].shape == (300, 32), "version 5 by default"

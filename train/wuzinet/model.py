@@ -238,6 +238,13 @@ def value_target(score: torch.Tensor, result: torch.Tensor, lam: float = LAMBDA,
     return lam * r + (1.0 - lam) * torch.sigmoid(score.float() / scale)
 
 
+def top_k_hits(logits: torch.Tensor, best: torch.Tensor, k: int) -> int:
+    """How many rows hold the best move among their k highest logits (a stone's -inf
+    logit never ranks above an empty cell's; a tie ranks by cell index)."""
+    k = min(k, logits.shape[1])
+    return int((logits.topk(k, dim=1).indices == best.long().unsqueeze(1)).any(dim=1).sum())
+
+
 def losses(z: torch.Tensor, logits: torch.Tensor, target: torch.Tensor, best: torch.Tensor):
     """(value BCE, policy cross-entropy, top-1 hits), the losses as batch means."""
     value = F.binary_cross_entropy_with_logits(z, target)

@@ -138,11 +138,13 @@ def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
 
 @torch.no_grad()
 def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch: int = 4096) -> dict:
-    """Mean value BCE, policy cross-entropy and top-1 accuracy over the records ``idx``."""
+    """Mean value BCE, policy cross-entropy and top-1 accuracy over the records ``idx``,
+    and how often the best move is among the policy's first 3 and 5 (the search tries
+    the policy's favourites first: a move found by the third try still cuts early)."""
     net.eval()
     n = len(idx)
     v_sum = p_sum = r_sum = 0.0
-    hits = 0
+    hits = top3 = top5 = 0
     for i in range(0, n, batch):
         part = idx[i : i + batch]
         keys, target, best = batch_tensors(data, part, cfg)
@@ -154,14 +156,17 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
         v_sum += float(v) * m
         p_sum += float(p) * m
         hits += int(h)
+        top3 += model.top_k_hits(logits, best, 3)
+        top5 += model.top_k_hits(logits, best, 5)
     net.train()
     if n == 0:
         nan = float("nan")
-        return {"value_loss": nan, "policy_loss": nan, "policy_acc": nan, "result_loss": nan, "records": 0}
+        return {"value_loss": nan, "policy_loss": nan, "policy_acc": nan, "policy_top3": nan,
+                "policy_top5": nan, "result_loss": nan, "records": 0}
     # result_loss: the value's BCE against the game result alone, a figure that does not
     # depend on LAMBDA and SCORE_SCALE (to compare nets trained with other values).
     return {"value_loss": v_sum / n, "policy_loss": p_sum / n, "policy_acc": hits / n,
-            "result_loss": r_sum / n, "records": n}
+            "policy_top3": top3 / n, "policy_top5": top5 / n, "result_loss": r_sum / n, "records": n}
 
 
 @torch.no_grad()
@@ -283,7 +288,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             f"epoch {epoch}/{cfg.epochs}  train value {tr['value_loss']:.4f} policy "
             f"{tr['policy_loss']:.4f} acc {100 * tr['policy_acc']:.1f}%  |  held-out value "
             f"{held['value_loss']:.4f} policy {held['policy_loss']:.4f} acc "
-            f"{100 * held['policy_acc']:.1f}%  |  {seconds:.1f} s"
+            f"{100 * held['policy_acc']:.1f}% top-5 {100 * held['policy_top5']:.1f}%  |  {seconds:.1f} s"
         )
     # The held-out figures of the net as exported: the key vectors and policy weights
     # rounded as the inference rounds them (what the last epochs trained, if any did).
