@@ -278,12 +278,12 @@ impl Engine {
     pub fn set_solver_table_mb(&mut self, mb: usize) {
         self.config.solver_table_mb = mb.max(1);
     }
-    /// Allocates the transposition table now if the next search would, and maps in all its
-    /// memory (`Tt::touch`), so that no search pays for either. For front ends
-    /// to call outside the clock: when a game starts, or after the table's size changes.
+    /// Allocates the transposition table now if the next search would, with all its
+    /// memory mapped in (`Tt::new_mapped`), so that no search pays for either. For front
+    /// ends to call outside the clock, such as when a game starts.
     pub fn prepare(&mut self) {
         let hash_mb = self.config.hash_mb;
-        self.tt.get_or_insert_with(|| Tt::new(hash_mb)).touch();
+        self.tt.get_or_insert_with(|| Tt::new_mapped(hash_mb));
     }
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {

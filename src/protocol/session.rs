@@ -277,6 +277,9 @@ impl Session {
                 self.need_game()?;
                 self.save_record(out);
                 self.reset_game(self.engine.board().size())?;
+                if self.max_memory.is_some() {
+                    self.engine.prepare();
+                }
                 out("OK");
             }
             Command::Begin | Command::Turn(_) | Command::Play(_) | Command::Takeback(_) => {
@@ -397,8 +400,15 @@ impl Session {
         }
         self.save_record(out);
         self.reset_game(w as usize)?;
-        // The table's pages are mapped now, not during the first move.
-        self.engine.prepare();
+        // The table's pages are mapped now, not during the first move (a manager waits for
+        // the OK before it sends a move), if the memory limit is known: most managers send
+        // it after START, and a table mapped before then could pass it. Not after an INFO
+        // line either: a move may follow at once, and mapping a whole table (up to 270
+        // ms) takes longer than a short search's own faults. Those tables are made by the
+        // first search.
+        if self.max_memory.is_some() {
+            self.engine.prepare();
+        }
         self.started = true;
         out("OK");
         Ok(())
@@ -668,7 +678,6 @@ impl Session {
             self.engine.set_threads(self.threads);
             self.engine.set_hash_mb(want);
             self.engine.set_solver_table_mb(DEFAULT_TABLE_MB);
-            self.prepare_table();
             return Ok(());
         };
         let room = limit.saturating_sub(PROCESS_MB);
@@ -687,7 +696,6 @@ impl Session {
         self.engine.set_threads(threads);
         self.engine.set_hash_mb(hash);
         self.engine.set_solver_table_mb(solver);
-        self.prepare_table();
         let least = PROCESS_MB + MIN_SOLVER_MB + MIN_HASH_MB;
         if limit < least {
             return Err(format!(
@@ -696,14 +704,6 @@ impl Session {
             ));
         }
         Ok(())
-    }
-
-    /// A resized table is mapped in now, outside the clock (INFO lines come between
-    /// moves); before START nothing is allocated.
-    fn prepare_table(&mut self) {
-        if self.started {
-            self.engine.prepare();
-        }
     }
 
     /// Opens the database the options name, once, before the first move (`INFO folder`
