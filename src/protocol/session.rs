@@ -277,9 +277,6 @@ impl Session {
                 self.need_game()?;
                 self.save_record(out);
                 self.reset_game(self.engine.board().size())?;
-                if self.max_memory.is_some() {
-                    self.engine.prepare();
-                }
                 out("OK");
             }
             Command::Begin | Command::Turn(_) | Command::Play(_) | Command::Takeback(_) => {
@@ -400,6 +397,18 @@ impl Session {
         }
         self.save_record(out);
         self.reset_game(w as usize)?;
+        self.started = true;
+        out("OK");
+        Ok(())
+    }
+
+    /// A new game (START, RESTART), answered OK by the caller.
+    fn reset_game(&mut self, size: usize) -> Result<(), String> {
+        self.block = None;
+        self.engine
+            .new_game(size, self.engine.board().rule())
+            .map_err(|e| e.to_string())?;
+        self.own = None;
         // The table's pages are mapped now, not during the first move (a manager waits for
         // the OK before it sends a move), if the memory limit is known: most managers send
         // it after START, and a table mapped before then could pass it. Not after an INFO
@@ -409,17 +418,6 @@ impl Session {
         if self.max_memory.is_some() {
             self.engine.prepare();
         }
-        self.started = true;
-        out("OK");
-        Ok(())
-    }
-
-    fn reset_game(&mut self, size: usize) -> Result<(), String> {
-        self.block = None;
-        self.engine
-            .new_game(size, self.engine.board().rule())
-            .map_err(|e| e.to_string())?;
-        self.own = None;
         Ok(())
     }
 

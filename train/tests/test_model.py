@@ -110,7 +110,5 @@ def test_top_k_hits_ranks_the_best_move():
                            [5.0, 4.0, 3.0, 2.0, 1.0]])
     best = torch.tensor([3, 4])
     # Row 0 ranks cell 3 second; row 1 ranks cell 4 fifth.
-    assert model.top_k_hits(logits, best, 1) == 0
-    assert model.top_k_hits(logits, best, 3) == 1
-    assert model.top_k_hits(logits, best, 5) == 2
-    assert model.top_k_hits(logits, best, 9) == 2, "k beyond the cells is every cell"
+    assert model.top_k_hits(logits, best, (1, 3, 5)) == [0, 1, 2]
+    assert model.top_k_hits(logits, best, (9,)) == [2], "k beyond the cells is every cell"

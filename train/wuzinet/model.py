@@ -238,11 +238,11 @@ def value_target(score: torch.Tensor, result: torch.Tensor, lam: float = LAMBDA,
     return lam * r + (1.0 - lam) * torch.sigmoid(score.float() / scale)
 
 
-def top_k_hits(logits: torch.Tensor, best: torch.Tensor, k: int) -> int:
-    """How many rows hold the best move among their k highest logits (a stone's -inf
-    logit never ranks above an empty cell's; a tie ranks by cell index)."""
-    k = min(k, logits.shape[1])
-    return int((logits.topk(k, dim=1).indices == best.long().unsqueeze(1)).any(dim=1).sum())
+def top_k_hits(logits: torch.Tensor, best: torch.Tensor, ks: tuple[int, ...]) -> list[int]:
+    """For each k of ``ks``, how many rows hold the best move among their k highest logits
+    (a stone's -inf logit never ranks above an empty cell's), from one ranking."""
+    top = logits.topk(min(max(ks), logits.shape[1]), dim=1).indices == best.long().unsqueeze(1)
+    return [int(top[:, :k].any(dim=1).sum()) for k in ks]
 
 
 def losses(z: torch.Tensor, logits: torch.Tensor, target: torch.Tensor, best: torch.Tensor):

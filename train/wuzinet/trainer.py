@@ -156,8 +156,9 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
         v_sum += float(v) * m
         p_sum += float(p) * m
         hits += int(h)
-        top3 += model.top_k_hits(logits, best, 3)
-        top5 += model.top_k_hits(logits, best, 5)
+        h3, h5 = model.top_k_hits(logits, best, (3, 5))
+        top3 += h3
+        top5 += h5
     net.train()
     if n == 0:
         nan = float("nan")
