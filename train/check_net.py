@@ -40,7 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     v_loss = p_loss = 0.0
     hits = 0
     for i, r in enumerate(rec):
-        z, p_win, logits, probs = netfile.reference_forward(params, r["keys"])
+        windows = r["windows"] if f.windows else None
+        if "policy.window" in params and windows is None:
+            print("check_net.py: a version-6 net needs a version-3 feature file (window codes)",
+                  file=sys.stderr)
+            return 2
+        z, p_win, logits, probs = netfile.reference_forward(params, r["keys"], windows=windows)
         t = model.LAMBDA * (int(r["result"]) + 1) / 2 + (1 - model.LAMBDA) / (1 + np.exp(-int(r["score"]) / model.SCORE_SCALE))
         v_loss += -(t * np.log(p_win) + (1 - t) * np.log(1 - p_win))
         best = int(r["best"])

@@ -36,12 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-validate", action="store_true", help="skip checking every record's contents")
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
-    ap.add_argument("--net-version", type=int, choices=(1, 4, 5), default=d.net_version,
-                    help="5: with a pair row per side (the built-in 15x15 freestyle net); 4: "
-                         "with the pair rows of both sides; 1: the direction keys alone")
+    ap.add_argument("--net-version", type=int, choices=(1, 4, 5, 6), default=d.net_version,
+                    help="5: with a pair row per side (the built-in 15x15 freestyle net); 6: "
+                         "version 5 and the policy's window term (version-3 feature files); "
+                         "4: with the pair rows of both sides; 1: the direction keys alone")
     ap.add_argument("--init", metavar="NET",
                     help="start from this net file (its shape: hidden width) instead of "
-                         "random weights")
+                         "random weights; a version-5 file starts a version-6 net with "
+                         "--net-version 6")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"read in {load_seconds:.1f} s", flush=True)
     try:
         net, report = trainer.train(data, cfg)
-    except trainer.InitError as e:
+    except (trainer.InitError, trainer.DataError) as e:
         print(f"train.py: {e}", file=sys.stderr)
         return 2
     report["load_seconds"] = load_seconds

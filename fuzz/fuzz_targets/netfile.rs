@@ -6,7 +6,8 @@
 //! - a net it accepts evaluates a game of a few moves on 15x15 without panicking, its
 //!   incremental accumulator equal to a fresh one after every move, and its score within
 //!   the net's bounds (huge finite weights may overflow the float layers to an infinite or
-//!   undefined logit; the score clamps it).
+//!   undefined logit; the score clamps it), and the policy (with a version-6 net's window
+//!   term) of every empty cell computes.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -28,5 +29,12 @@ fuzz_target!(|data: &[u8]| {
         acc.assert_matches(&net, &board);
         let score = score_of_logit(acc.value_logit(&net, &board), SCORE_PER_LOGIT);
         assert!(score.abs() <= MAX_NET_SCORE, "score {score}");
+        let me = board.to_move();
+        for &p in board.cells() {
+            if board.is_empty(p) {
+                let logit = net.policy(&acc.cell(me, p)) + net.window_logit(&board, p, me);
+                std::hint::black_box(logit);
+            }
+        }
     }
 });

@@ -42,6 +42,9 @@ fn count_packed(counts: &mut [u16; 16], packed: u16, delta: u16) {
 /// a change beyond five cells).
 const MAX_REGRADED: usize = 4 * crate::types::MAX_SIZE;
 
+/// Codes of [`Board::window_code`]: eight cells of three states.
+pub const WINDOW_CODES: usize = 6561;
+
 /// Content of a cell.
 pub const EMPTY: u8 = 0;
 const OFF: u8 = 3;
@@ -320,6 +323,30 @@ impl Board {
         let (b, w, wall) = self.window_bits(di, l, i);
         let (own, opp) = if side == Color::Black { (b, w) } else { (w, b) };
         Window { own, opp, wall }
+    }
+
+    /// The base-3 code (0 to [`WINDOW_CODES`] - 1) of the eight cells within four steps of
+    /// `p` along `d`, as `side` sees them: digit `k` (place value `3^k`) is the cell
+    /// `k - 4` steps along `d` for `k < 4` and `k - 3` steps for `k >= 4`, 0 when it is
+    /// empty, 1 when it holds a stone of `side`, 2 when it holds the other side's or is off
+    /// the board. The cell `p` itself is not in it. The input of a version-6 net's policy
+    /// window term (`eval::net`). Any rule; outside caro it is read off the table keys the
+    /// board keeps (their ten digits are the cells within five steps, in the same order).
+    #[inline(always)]
+    pub fn window_code(&self, p: Pos, side: Color, d: Dir) -> usize {
+        let di = d as usize;
+        let l = self.geo.line[di][p.index()] as usize;
+        let i = self.geo.idx[di][p.index()] as usize;
+        let key = if self.caro {
+            let (b, w, wall) = self.window_bits(di, l, i);
+            let (own, opp) = if side == Color::Black { (b, w) } else { (w, b) };
+            POW3[pattern::outer(own) as usize] as u32
+                + 2 * POW3[pattern::outer((opp | wall) & !own) as usize] as u32
+        } else {
+            (self.keys[di][l][i + MARGIN as usize] >> (16 * side.index())) & 0xFFFF
+        };
+        // Drop the two cells five steps away: the lowest and highest of the ten digits.
+        (key / 3 % WINDOW_CODES as u32) as usize
     }
 
     /// Both sides' patterns of the cell at place `i` of line `l` along `d`.

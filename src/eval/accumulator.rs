@@ -253,7 +253,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::{random_net, random_net4, random_net5};
+    use crate::eval::net::{random_net, random_net4, random_net5, random_net6};
     use crate::movegen::{generate, GenKind, MoveList};
     use crate::types::Rule;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -266,7 +266,7 @@ mod tests {
     /// recorded [`Accumulator::make`]), the second by recomputing ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
-        let nets = [random_net(5), random_net4(6), random_net5(7)]
+        let nets = [random_net(5), random_net4(6), random_net5(7), random_net6(8)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         for (g, rule) in Rule::ALL.into_iter().cycle().take(30).enumerate() {

@@ -17,6 +17,12 @@
 //! vector is an integer from 0 to [`QUANT`] per lane and the board sum is exact in `i32`;
 //! the policy weights likewise. The last layers run in `f32`, lane by lane in a fixed order,
 //! so every kernel gives the same bits.
+//!
+//! A version-6 net is a version-5 net whose policy also has a window term: a learned
+//! scalar per line window ([`Board::window_code`]: the eight cells within four steps of the
+//! cell along a direction, each empty, the side to move's or not), one table shared by the
+//! four directions, the four entries added to the cell's policy logit. It changes nothing
+//! else: no accumulator, four table reads per move the search orders.
 
 use crate::board::Board;
 use crate::simd::Kernel;
@@ -31,6 +37,14 @@ pub const MAGIC4: [u8; 8] = *b"WUZINET4";
 /// The first bytes of a version-5 net file: version 1's layout with a row per pair of the
 /// side to move and a row per pair of the other side added to the key table.
 pub const MAGIC5: [u8; 8] = *b"WUZINET5";
+/// The first bytes of a version-6 net file: version 5's layout with the policy's window
+/// table ([`WINDOW_CODES`] weights) after the policy bias.
+pub const MAGIC6: [u8; 8] = *b"WUZINET6";
+pub use crate::board::WINDOW_CODES;
+/// Fixed-point scale of a version-6 net's window entries (`i16`): 1.0 is this many units, a
+/// quarter of the policy logit's unit (`QUANT * QUANT`), so that an entry may reach 32;
+/// trained entries stay well inside, which the loader checks.
+pub const WINDOW_QUANT: i32 = 1024;
 /// Line patterns per side (dead to five), as in `datagen::features`.
 pub const PATTERNS: usize = 12;
 /// Keys: a pattern of the side to move and one of the other side.
@@ -63,11 +77,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`], [`MAGIC4`] or [`MAGIC5`].
-    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET4 or WUZINET5)")]
+    /// It does not start with [`MAGIC`], [`MAGIC4`], [`MAGIC5`] or [`MAGIC6`].
+    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET4, WUZINET5 or WUZINET6)")]
     Magic,
     /// Its shape is not its version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS4} (version 4) or {ROWS5} (version 5), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS4} (version 4) or {ROWS5} (versions 5 and 6), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -110,19 +124,7 @@ enum Pairs {
 }
 
 impl Pairs {
-    /// Every version wuzi reads.
-    const ALL: [Pairs; 3] = [Pairs::None, Pairs::Joint, Pairs::Split];
-
-    /// The first bytes of the version's files.
-    const fn magic(self) -> [u8; 8] {
-        match self {
-            Pairs::None => MAGIC,
-            Pairs::Joint => MAGIC4,
-            Pairs::Split => MAGIC5,
-        }
-    }
-
-    /// The rows of the version's table in a file.
+    /// The rows of the table in a file.
     const fn rows(self) -> usize {
         match self {
             Pairs::None => KEYS,
@@ -130,14 +132,39 @@ impl Pairs {
             Pairs::Split => ROWS5,
         }
     }
+}
 
-    /// The version's number.
-    const fn version(self) -> u32 {
-        match self {
-            Pairs::None => 1,
-            Pairs::Joint => 4,
-            Pairs::Split => 5,
+/// A version of the net file: what a cell adds to its key rows, and whether the policy
+/// has the window table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Format {
+    version: u32,
+    magic: [u8; 8],
+    pairs: Pairs,
+    windows: bool,
+}
+
+impl Format {
+    /// Every version wuzi reads.
+    const ALL: [Format; 4] = [
+        Format::new(1, MAGIC, Pairs::None, false),
+        Format::new(4, MAGIC4, Pairs::Joint, false),
+        Format::new(5, MAGIC5, Pairs::Split, false),
+        Format::new(6, MAGIC6, Pairs::Split, true),
+    ];
+
+    const fn new(version: u32, magic: [u8; 8], pairs: Pairs, windows: bool) -> Format {
+        Format {
+            version,
+            magic,
+            pairs,
+            windows,
         }
+    }
+
+    /// Bytes of a file of this version with `hidden` units.
+    const fn bytes(self, hidden: usize) -> usize {
+        file_bytes(self.pairs.rows(), hidden) + if self.windows { 4 * WINDOW_CODES } else { 0 }
     }
 }
 
@@ -159,12 +186,18 @@ pub struct Network {
     /// Policy weights in units of 1/[`QUANT`].
     policy_w: [i16; FEATURES],
     policy_b: f32,
+    /// A version-6 net's window entries in units of 1/[`WINDOW_QUANT`], indexed by
+    /// [`Board::window_code`]; empty in the other versions.
+    window: Vec<i16>,
+    /// The file's version.
+    version: u32,
     /// FNV-1a hash of the file's bytes: names the net in the bench output and `ABOUT`.
     hash: u64,
 }
 
 /// Bytes of a file with `rows` table rows ([`KEYS`], [`ROWS4`] or [`ROWS5`]) and `hidden`
-/// units: magic, three shape words, the weights, the trailer.
+/// units: magic, three shape words, the weights, the trailer (a version-6 file has
+/// [`WINDOW_CODES`] weights more).
 pub const fn file_bytes(rows: usize, hidden: usize) -> usize {
     8 + 12 + 4 * (rows * FEATURES + hidden * FEATURES + hidden + hidden + 1 + FEATURES + 1) + 4
 }
@@ -175,12 +208,13 @@ pub const FILE_BYTES: usize = file_bytes(KEYS, HIDDEN);
 impl Network {
     /// Reads a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let Some(pairs) = Pairs::ALL
+        let Some(format) = Format::ALL
             .into_iter()
-            .find(|p| bytes.starts_with(&p.magic()))
+            .find(|f| bytes.starts_with(&f.magic))
         else {
             return Err(NetError::Magic);
         };
+        let pairs = format.pairs;
         let rows = pairs.rows();
         let start = 20;
         let word = |at: usize| {
@@ -190,7 +224,7 @@ impl Network {
         };
         let (Some(keys), Some(features), Some(hidden)) = (word(8), word(12), word(16)) else {
             return Err(NetError::Length {
-                expected: file_bytes(rows, HIDDEN),
+                expected: format.bytes(HIDDEN),
                 got: bytes.len(),
             });
         };
@@ -204,7 +238,7 @@ impl Network {
             });
         }
         let h = hidden as usize;
-        let file_bytes = file_bytes(rows, h);
+        let file_bytes = format.bytes(h);
         if bytes.len() != file_bytes {
             return Err(NetError::Length {
                 expected: file_bytes,
@@ -268,6 +302,25 @@ impl Network {
         let mut policy_w = [0i16; FEATURES];
         policy_w.copy_from_slice(&quant(base, pw)?);
         let policy_b = take(1).1[0];
+        let window = if format.windows {
+            let (base, w) = take(WINDOW_CODES);
+            let limit = i16::MAX as f32 / WINDOW_QUANT as f32 - 1.0;
+            w.iter()
+                .enumerate()
+                .map(|(k, &v)| {
+                    if v.abs() > limit {
+                        Err(NetError::Weight {
+                            index: base + k,
+                            value: v,
+                        })
+                    } else {
+                        Ok((v * WINDOW_QUANT as f32).round() as i16)
+                    }
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            Vec::new()
+        };
         Ok(Network {
             embed,
             pairs,
@@ -277,6 +330,8 @@ impl Network {
             out_b,
             policy_w,
             policy_b,
+            window,
+            version: format.version,
             hash: crate::zobrist::fnv1a(bytes.iter().copied()),
         })
     }
@@ -298,9 +353,9 @@ impl Network {
     }
 
     /// The net file's version: 1, 4 with the pair rows of both sides, 5 with a pair row of
-    /// each side.
+    /// each side, 6 with version 5's rows and the policy's window term.
     pub fn version(&self) -> u32 {
-        self.pairs.version()
+        self.version
     }
 
     /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
@@ -494,6 +549,21 @@ impl Network {
             .map(|(&a, &w)| a as i32 * w as i32)
             .sum();
         dot + (self.policy_b * (QUANT * QUANT) as f32).round() as i32
+    }
+
+    /// The policy's window term of the empty cell `p` of `board` with `me` to move, in the
+    /// unit of [`Network::policy`] (zero but in a version-6 net): its four line windows'
+    /// entries, to be added to the cell's policy logit.
+    #[inline(always)]
+    pub fn window_logit(&self, board: &Board, p: Pos, me: Color) -> i32 {
+        if self.window.is_empty() {
+            return 0;
+        }
+        let sum: i32 = Dir::ALL
+            .iter()
+            .map(|&d| self.window[board.window_code(p, me, d)] as i32)
+            .sum();
+        sum * (QUANT * QUANT / WINDOW_QUANT)
     }
 }
 
@@ -817,7 +887,7 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 
 /// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests
 /// and tools; the trainer writes the same format): version 4 if there are [`WEIGHTS4`] of
-/// them, version 5 if [`WEIGHTS5`], else version 1.
+/// them, version 5 if [`WEIGHTS5`], version 6 if [`WEIGHTS6`], else version 1.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     file_of_width(weights, HIDDEN)
@@ -826,12 +896,12 @@ pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
 /// [`file_from_floats`] for `hidden` units.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
-    let pairs = Pairs::ALL
+    let format = Format::ALL
         .into_iter()
-        .find(|p| weights.len() == (file_bytes(p.rows(), hidden) - 24) / 4)
-        .unwrap_or(Pairs::None);
-    let rows = pairs.rows();
-    let mut b = pairs.magic().to_vec();
+        .find(|f| weights.len() == (f.bytes(hidden) - 24) / 4)
+        .unwrap_or(Format::ALL[0]);
+    let rows = format.pairs.rows();
+    let mut b = format.magic.to_vec();
     for w in [rows, FEATURES, hidden] {
         b.extend_from_slice(&(w as u32).to_le_bytes());
     }
@@ -852,6 +922,10 @@ pub const WEIGHTS4: usize = (file_bytes(ROWS4, HIDDEN) - 24) / 4;
 #[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS5: usize = (file_bytes(ROWS5, HIDDEN) - 24) / 4;
 
+/// Weights of a version-6 file of [`HIDDEN`] units.
+#[cfg(any(test, feature = "internals"))]
+pub const WEIGHTS6: usize = WEIGHTS5 + WINDOW_CODES;
+
 /// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Vec<u8> {
@@ -868,6 +942,12 @@ pub(crate) fn random_net4(seed: u64) -> Vec<u8> {
 #[cfg(test)]
 pub(crate) fn random_net5(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS5)
+}
+
+/// A version-6 net file of random weights in [-0.5, 0.5) (for tests).
+#[cfg(test)]
+pub(crate) fn random_net6(seed: u64) -> Vec<u8> {
+    random_file(seed, WEIGHTS6)
 }
 
 #[cfg(test)]

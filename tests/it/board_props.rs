@@ -12,6 +12,7 @@
 //!   five, and the board classes a four or better exactly where the model finds a four (a
 //!   stone after which one more stone makes a five through it);
 //! - the combination-value sums against a scan of the cells;
+//! - every cell's line-window codes (`Board::window_code`) against a scan of the cells;
 //! - `five_defences` and `three_defences` against the opponent's fours and open threes
 //!   (brute force: every reply tried).
 
@@ -346,6 +347,45 @@ fn check_defences(
     }
 }
 
+/// The window code of `p` along `d` for `side`, from the cells one by one: digit `k` is
+/// the cell `k - 4` steps away for `k < 4`, `k - 3` from 4 on; 0 empty, 1 `side`'s, 2 the
+/// other side's or off the board.
+fn window_code_by_scan(b: &Board, p: Pos, side: Color, d: Dir) -> usize {
+    let (dx, dy) = d.step();
+    let mut code = 0;
+    for (k, steps) in [-4isize, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+        let (x, y) = (p.x() as isize + steps * dx, p.y() as isize + steps * dy);
+        let size = b.size() as isize;
+        let state = if !(0..size).contains(&x) || !(0..size).contains(&y) {
+            2
+        } else {
+            match b.stone(Pos::new(x as usize, y as usize)) {
+                None => 0,
+                Some(c) if c == side => 1,
+                Some(_) => 2,
+            }
+        };
+        code += state * 3usize.pow(k as u32);
+    }
+    code
+}
+
+/// Every cell's window codes, both sides and four directions, against the scan.
+fn check_window_codes(b: &Board) {
+    for &p in b.cells() {
+        for side in Color::ALL {
+            for d in Dir::ALL {
+                assert_eq!(
+                    b.window_code(p, side, d),
+                    window_code_by_scan(b, p, side, d),
+                    "window code of {p} along {d:?} for {side:?}\n{}",
+                    diagram(b)
+                );
+            }
+        }
+    }
+}
+
 /// Plays one random game of `steps` actions, checking every property along the way.
 fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -384,6 +424,7 @@ fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
             }
         }
         check_generation(&mut b, &mut list);
+        check_window_codes(&b);
     }
     // Unwind to the start: every undo restores its snapshot, ending on the empty board.
     while b.ply() > 0 {

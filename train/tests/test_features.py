@@ -26,6 +26,48 @@ def test_round_trip(tmp_path):
     assert np.array_equal(f.records["result"], r)
 
 
+def test_version_3_round_trip(tmp_path):
+    k, b, s, r = synthetic.make_records(30, 7, 2)
+    w = synthetic.make_windows(k, 2)
+    path = tmp_path / "v3.wzf"
+    features.write_features(path, 7, k, b, s, r, windows=w)
+    assert path.read_bytes()[:8] == b"WUZIFEA3"
+    assert path.stat().st_size == 16 + 30 * (12 * 49 + 6)
+    f = features.open_features(path)
+    assert f.windows and len(f) == 30
+    assert np.array_equal(f.records["keys"], k)
+    assert np.array_equal(f.records["windows"], w)
+    assert np.array_equal(f.records["best"], b)
+    # A code beyond 3^8 - 1 is refused, naming the record.
+    bad = w.copy()
+    bad[4, 10, 2] = 6561
+    features.write_features(path, 7, k, b, s, r, windows=bad)
+    with pytest.raises(FeatureFileError, match="record 4: a window code outside 0..6560"):
+        features.open_features(path)
+    # Versions 1 and 3 are not trained together.
+    features.write_features(tmp_path / "v3.wzf", 7, k, b, s, r, windows=w)
+    write(tmp_path, name="v1.wzf")
+    with pytest.raises(FeatureFileError, match="versions 1 and 3"):
+        features.load_records([tmp_path])
+
+
+def test_version_3_layout_by_hand(tmp_path):
+    # One 5x5 record: keys, then the codes (u16 per cell and direction), then the tail.
+    body = bytearray()
+    for cell in range(25):
+        body += bytes([255] * 4) if cell == 12 else bytes([cell, cell + 1, 143, 0])
+    for cell in range(25):
+        for d in range(4):
+            body += (0 if cell == 12 else 100 * cell + d).to_bytes(2, "little")
+    body += (7).to_bytes(2, "little") + (5).to_bytes(2, "little", signed=True) + bytes([1, 0])
+    path = tmp_path / "hand3.wzf"
+    path.write_bytes(b"WUZIFEA3" + bytes([5, 144, 4, 0]) + (1).to_bytes(4, "little") + bytes(body))
+    rec = features.open_features(path).records
+    assert rec["windows"][0, 3].tolist() == [300, 301, 302, 303]
+    assert rec["keys"][0, 3].tolist() == [3, 4, 143, 0]
+    assert rec["best"][0] == 7 and rec["score"][0] == 5 and rec["result"][0] == 1
+
+
 def test_layout_by_hand(tmp_path):
     # One 5x5 record written byte by byte as the format says.
     size = 5
@@ -89,7 +131,7 @@ def test_version_2_is_refused(tmp_path):
     path = tmp_path / "v2.wzf"
     path.write_bytes(b"WUZIFEA2" + bytes([size, 144, 4, 0]) + n.to_bytes(4, "little")
                      + (7381).to_bytes(4, "little") + body)
-    with pytest.raises(FeatureFileError, match=r"magic b'WUZIFEA2', expected b'WUZIFEA1' \(version 2"):
+    with pytest.raises(FeatureFileError, match=r"magic b'WUZIFEA2', expected b'WUZIFEA3' or b'WUZIFEA1' \(version 2"):
         features.open_features(path)
     with pytest.raises(FeatureFileError, match="window rows"):
         features.load_records([tmp_path])

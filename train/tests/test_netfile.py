@@ -12,11 +12,18 @@ from wuzinet.netfile import NetFileError
 
 F, H = 32, 16
 # Rows of the table and the magic, per version.
-VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4"), 5: (300, b"WUZINET5")}
+VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4"), 5: (300, b"WUZINET5"),
+            6: (300, b"WUZINET6")}
 
 
-def floats_of(k):
-    return k * F + H * F + H + H + 1 + F + 1
+def floats_of(k, windows=False):
+    return k * F + H * F + H + H + 1 + F + 1 + (netfile.WINDOW_CODES if windows else 0)
+
+
+def synthetic_inputs(n, size, seed):
+    """Keys [n, S*S, 4] and their made-up window codes."""
+    keys = synthetic.make_records(n, size, seed)[0]
+    return keys, synthetic.make_windows(keys, seed)
 
 
 def trained_like_net(seed=3, version=4):
@@ -28,16 +35,16 @@ def trained_like_net(seed=3, version=4):
     return net.folded()
 
 
-@pytest.mark.parametrize("version", [1, 4, 5])
+@pytest.mark.parametrize("version", [1, 4, 5, 6])
 def test_layout(tmp_path, version):
     K, magic = VERSIONS[version]
-    FLOATS = floats_of(K)
+    FLOATS = floats_of(K, version == 6)
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
     digest = netfile.write_net(path, netfile.params_of(net))
     data = path.read_bytes()
     assert len(digest) == 64
-    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H)
+    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version == 6)
     assert data[:8] == magic
     assert struct.unpack_from("<III", data, 8) == (K, F, H)
     assert struct.unpack_from("<I", data, len(data) - 4)[0] == 0xC0FFEE
@@ -56,9 +63,13 @@ def test_layout(tmp_path, version):
     assert np.array_equal(floats[o : o + F], net.policy.weight.detach().numpy().reshape(-1))
     o += F
     assert floats[o] == net.policy.bias.item()
+    o += 1
+    if version == 6:
+        assert np.array_equal(floats[o:], net.window.detach().numpy())
+    assert o + (netfile.WINDOW_CODES if version == 6 else 0) == FLOATS
 
 
-@pytest.mark.parametrize("version", [1, 4, 5])
+@pytest.mark.parametrize("version", [1, 4, 5, 6])
 def test_round_trip(tmp_path, version):
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
@@ -69,9 +80,11 @@ def test_round_trip(tmp_path, version):
         assert np.array_equal(params[name], a), name
     other = model.WuziNet(version=version)
     netfile.load_into(other, params)
-    keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(8, 9, 1)[0]))
+    keys, windows = synthetic_inputs(8, 9, 1)
+    keys = model.WuziNet.prepare_keys(torch.from_numpy(keys))
+    windows = torch.from_numpy(windows.astype(np.int64))
     with torch.no_grad():
-        assert all(torch.equal(a, b) for a, b in zip(net(keys), other(keys)))
+        assert all(torch.equal(a, b) for a, b in zip(net(keys, windows), other(keys, windows)))
     # Written again, the same bytes.
     path2 = tmp_path / "n2.wznet"
     netfile.write_net(path2, params)
@@ -111,6 +124,24 @@ def test_malformed(tmp_path):
     params["policy.weight"][0] = 200.0
     with pytest.raises(NetFileError, match="policy.weight"):
         netfile.to_bytes(params)
+    # Version 6: the window entries have their own limit (i16 at 1/1024), and a window
+    # table goes with version 5's rows only.
+    six = netfile.params_of(trained_like_net(version=6))
+    six["policy.window"][5] = 31.5
+    with pytest.raises(NetFileError, match="policy.window: a weight of 31.5, beyond the inference's 31.0"):
+        netfile.to_bytes(six)
+    six["policy.window"][5] = 30.5
+    good6 = netfile.to_bytes(six)
+    with pytest.raises(NetFileError, match="bytes, expected"):
+        netfile.from_bytes(b"WUZINET5" + good6[8:])
+    with pytest.raises(NetFileError, match="bytes, expected"):
+        netfile.from_bytes(good6[:-8] + good6[-4:])
+    q6 = netfile.quantised(six)
+    assert np.array_equal(q6["policy.window"] * 1024, np.round(q6["policy.window"] * 1024))
+    four = netfile.params_of(trained_like_net(version=4))
+    four["policy.window"] = six["policy.window"]
+    with pytest.raises(NetFileError, match="a version-6 net has 300"):
+        netfile.to_bytes(four)
     q = netfile.quantised(netfile.params_of(trained_like_net()))
     assert np.array_equal(q["embedding"] * 64, np.round(q["embedding"] * 64))
     assert np.array_equal(q["value1.weight"], netfile.params_of(trained_like_net())["value1.weight"])
@@ -119,16 +150,16 @@ def test_malformed(tmp_path):
         netfile.params_of(model.WuziNet())
 
 
-@pytest.mark.parametrize("version", [1, 4, 5])
+@pytest.mark.parametrize("version", [1, 4, 5, 6])
 def test_reference_forward_matches_model(version):
     net = trained_like_net(5, version)
     params = netfile.params_of(net)
-    keys, _, _, _ = synthetic.make_records(20, 15, 4)
+    keys, windows = synthetic_inputs(20, 15, 4)
     idx = model.WuziNet.prepare_keys(torch.from_numpy(keys))
     with torch.no_grad():
-        z, logits = net(idx)
+        z, logits = net(idx, torch.from_numpy(windows.astype(np.int64)))
     for i in range(len(keys)):
-        rz, rp, rlogits, probs = netfile.reference_forward(params, keys[i])
+        rz, rp, rlogits, probs = netfile.reference_forward(params, keys[i], windows=windows[i])
         assert abs(rz - float(z[i])) < 1e-4
         empty = keys[i, :, 0] != features.OCCUPIED
         assert np.all(np.isneginf(rlogits[~empty])) and np.all(np.isneginf(logits[i][~empty].numpy()))

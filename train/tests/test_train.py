@@ -118,3 +118,43 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
         assert train_cli.main(zero + ["--out", str(started), "--init", str(net)]) == 0
         assert json.loads(started.with_suffix(".json").read_text())["net"]["version"] == version
         assert started.read_bytes()[:8] == b"WUZINET%d" % version
+
+
+def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
+    k, b, s, r = synthetic.make_records(300, 9, seed=41)
+    w = synthetic.make_windows(k, 41)
+    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
+    args = ["--data", str(tmp_path / "v3.wzf"), "--epochs", "2", "--batch", "32", "--lr", "0.01",
+            "--held-out", "0.1", "--seed", "3"]
+    six = tmp_path / "six.wznet"
+    assert train_cli.main(args + ["--out", str(six), "--net-version", "6"]) == 0
+    assert six.read_bytes()[:8] == b"WUZINET6"
+    p = netfile.read_net(six)
+    assert p["embedding"].shape == (300, 32) and p["policy.window"].shape == (6561,)
+    # Exported in the inference's units, and the window term learned something (its
+    # entries moved from zero).
+    assert np.array_equal(p["policy.window"] * 1024, np.round(p["policy.window"] * 1024))
+    assert np.abs(p["policy.window"]).max() > 0
+    report = json.loads(six.with_suffix(".json").read_text())
+    assert report["net"]["version"] == 6
+    q, last = report["held_out_quantised"], report["held_out"]
+    assert abs(q["policy_loss"] - last["policy_loss"]) < 1e-4
+    # A version-5 net (trained on the same version-3 file, ignoring the codes) starts a
+    # version-6 one: before any step, the same figures (its window term at zero).
+    five = tmp_path / "five.wznet"
+    assert train_cli.main(args + ["--out", str(five)]) == 0
+    assert five.read_bytes()[:8] == b"WUZINET5"
+    started = tmp_path / "started.wznet"
+    zero = args[:3] + ["0"] + args[4:]
+    assert train_cli.main(zero + ["--out", str(started), "--init", str(five), "--net-version", "6"]) == 0
+    assert started.read_bytes()[:8] == b"WUZINET6"
+    was = json.loads(five.with_suffix(".json").read_text())["held_out_quantised"]
+    now = json.loads(started.with_suffix(".json").read_text())["held_out_initial"]
+    for key in ("value_loss", "policy_loss"):
+        assert abs(now[key] - was[key]) < 1e-4, key
+    # Version-1 feature files hold no codes: a clear error.
+    features.write_features(tmp_path / "v1.wzf", 9, k, b, s, r)
+    capsys.readouterr()
+    assert train_cli.main(["--data", str(tmp_path / "v1.wzf"), "--out", str(tmp_path / "x.wznet"),
+                           "--net-version", "6", "--epochs", "1"]) == 2
+    assert "version-3 feature files" in capsys.readouterr().err

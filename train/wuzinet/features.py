@@ -1,12 +1,15 @@
 """Feature files (``.wzf``), as written by ``wuzi features``.
 
-Little-endian. The 8-byte magic ``WUZIFEA1``; a header (u8 board size S, u8 key count
-K = 144, u8 directions = 4, u8 reserved, u32 record count N); then N records: the four
-direction keys of every cell (row-major, ``y*S + x``; for an empty cell ``own*12 + opp``,
-255 for a stone); u16 best move, i16 score, i8 result, u8 reserved. See docs/training.md.
+Little-endian. The 8-byte magic ``WUZIFEA3`` (or ``WUZIFEA1``); a header (u8 board size S,
+u8 key count K = 144, u8 directions = 4, u8 reserved, u32 record count N); then N records:
+the four direction keys of every cell (row-major, ``y*S + x``; for an empty cell
+``own*12 + opp``, 255 for a stone); in version 3, the four direction window codes of every
+cell (u16, 0 to 6560, the input of a version-6 net's policy window term; 0 for a stone);
+u16 best move, i16 score, i8 result, u8 reserved. See docs/training.md.
 
-Version 2 (``WUZIFEA2``) added each cell's window rows for the window nets; wuzi dropped
-those nets and no longer writes it, and this reader refuses it.
+Version 1 is version 3 without the window codes: read, for nets of versions 1, 4 and 5.
+Version 2 (``WUZIFEA2``) added other window rows for the dropped window nets; this reader
+refuses it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-MAGIC = b"WUZIFEA1"
+MAGIC = b"WUZIFEA3"
+MAGIC1 = b"WUZIFEA1"
+# The window codes of a version-3 record: eight cells of three states.
+WINDOW_CODES = 3**8
 HEADER_BYTES = 16
 PATTERNS = 12
 KEYS = PATTERNS * PATTERNS  # 144
@@ -33,11 +39,13 @@ class FeatureFileError(ValueError):
     """A feature file that is not what the format says."""
 
 
-def record_dtype(size: int) -> np.dtype:
-    """The numpy layout of one record on a ``size`` board."""
+def record_dtype(size: int, windows: bool = True) -> np.dtype:
+    """The numpy layout of one record on a ``size`` board (``windows``: version 3)."""
+    codes = [("windows", "<u2", (size * size, DIRECTIONS))] if windows else []
     return np.dtype(
         [
             ("keys", np.uint8, (size * size, DIRECTIONS)),
+            *codes,
             ("best", "<u2"),
             ("score", "<i2"),
             ("result", "i1"),
@@ -46,8 +54,8 @@ def record_dtype(size: int) -> np.dtype:
     )
 
 
-def record_bytes(size: int) -> int:
-    return DIRECTIONS * size * size + TAIL_BYTES
+def record_bytes(size: int, windows: bool = True) -> int:
+    return DIRECTIONS * size * size * (3 if windows else 1) + TAIL_BYTES
 
 
 @dataclass
@@ -56,14 +64,16 @@ class FeatureFile:
 
     path: Path
     size: int
-    records: np.ndarray  # structured, dtype record_dtype(size)
+    records: np.ndarray  # structured, dtype record_dtype(size, windows)
+    windows: bool  # version 3: the records hold window codes
 
     def __len__(self) -> int:
         return len(self.records)
 
 
-def read_header(path: Path) -> tuple[int, int]:
-    """Checks the magic, the header and the file's length; returns (size, records)."""
+def read_header(path: Path) -> tuple[int, int, bool]:
+    """Checks the magic, the header and the file's length; returns (size, records, whether
+    the records hold window codes)."""
     path = Path(path)
     try:
         length = os.path.getsize(path)
@@ -75,7 +85,7 @@ def read_header(path: Path) -> tuple[int, int]:
         raise FeatureFileError(
             f"{path}: {len(head)} bytes, shorter than the {HEADER_BYTES}-byte header"
         )
-    if head[:8] != MAGIC:
+    if head[:8] not in (MAGIC, MAGIC1):
         # Version 2 is named: such a file is old, not corrupt, and its shards can be
         # written again as version 1.
         what = (
@@ -84,7 +94,10 @@ def read_header(path: Path) -> tuple[int, int]:
             if head[:8] == b"WUZIFEA2"
             else "not a wuzi feature file, or another version of the format"
         )
-        raise FeatureFileError(f"{path}: magic {head[:8]!r}, expected {MAGIC!r} ({what})")
+        raise FeatureFileError(
+            f"{path}: magic {head[:8]!r}, expected {MAGIC!r} or {MAGIC1!r} ({what})"
+        )
+    windows = head[:8] == MAGIC
     size, keys, dirs, _reserved = head[8], head[9], head[10], head[11]
     count = int.from_bytes(head[12:16], "little")
     if not MIN_SIZE <= size <= MAX_SIZE:
@@ -93,14 +106,14 @@ def read_header(path: Path) -> tuple[int, int]:
         raise FeatureFileError(f"{path}: key count {keys}, expected {KEYS}")
     if dirs != DIRECTIONS:
         raise FeatureFileError(f"{path}: {dirs} directions, expected {DIRECTIONS}")
-    expected = HEADER_BYTES + count * record_bytes(size)
+    expected = HEADER_BYTES + count * record_bytes(size, windows)
     if length != expected:
         raise FeatureFileError(
             f"{path}: {length} bytes, but the header's {count} records of "
-            f"{record_bytes(size)} bytes (board {size}x{size}) make {expected}"
+            f"{record_bytes(size, windows)} bytes (board {size}x{size}) make {expected}"
             + (" (cut short?)" if length < expected else " (trailing bytes)")
         )
-    return size, count
+    return size, count, windows
 
 
 def validate_records(records: np.ndarray, size: int, where: str = "") -> None:
@@ -118,6 +131,9 @@ def validate_records(records: np.ndarray, size: int, where: str = "") -> None:
         (f"a key outside 0..{KEYS - 1} and not {OCCUPIED}", bad_key.any(axis=(1, 2))),
         ("a cell with some but not all four keys 255", mixed.any(axis=1)),
     ]
+    if "windows" in records.dtype.names:
+        bad_code = records["windows"] >= WINDOW_CODES
+        checks.append((f"a window code outside 0..{WINDOW_CODES - 1}", bad_code.any(axis=(1, 2))))
     for name, bad in checks:
         if bad.any():
             i = int(np.argmax(bad))
@@ -142,15 +158,15 @@ def open_features(path: Path | str, validate: bool = True) -> FeatureFile:
     """Opens a feature file as a read-only memmap, after checking its header (and, unless
     ``validate`` is false, every record)."""
     path = Path(path)
-    size, count = read_header(path)
-    dtype = record_dtype(size)
+    size, count, windows = read_header(path)
+    dtype = record_dtype(size, windows)
     if count == 0:
         records = np.zeros(0, dtype=dtype)
     else:
         records = np.memmap(path, dtype=dtype, mode="r", offset=HEADER_BYTES, shape=(count,))
     if validate:
         validate_records(records, size, str(path))
-    return FeatureFile(path, size, records)
+    return FeatureFile(path, size, records, windows)
 
 
 def feature_paths(inputs: Iterable[Path | str]) -> list[Path]:
@@ -175,12 +191,17 @@ def feature_paths(inputs: Iterable[Path | str]) -> list[Path]:
 
 def load_records(inputs: Sequence[Path | str], validate: bool = True) -> tuple[int, np.ndarray, list[int]]:
     """Reads every named file into one array in memory. Returns (size, records, the
-    record count of each file). All files must be of one board size."""
+    record count of each file). All files must be of one board size and one version."""
     files = [open_features(p, validate) for p in feature_paths(inputs)]
     sizes = {f.size for f in files}
     if len(sizes) != 1:
         detail = ", ".join(f"{f.path.name}: {f.size}" for f in files)
         raise FeatureFileError(f"files of several board sizes ({detail}); train one size at a time")
+    if len({f.windows for f in files}) != 1:
+        detail = ", ".join(f"{f.path.name}: {3 if f.windows else 1}" for f in files)
+        raise FeatureFileError(
+            f"files of versions 1 and 3 ({detail}); write them again with `wuzi features`"
+        )
     size = sizes.pop()
     records = np.concatenate([np.asarray(f.records) for f in files]) if files else None
     return size, records, [len(f) for f in files]
@@ -208,16 +229,19 @@ def game_ids(records: np.ndarray, file_counts: Sequence[int] | None = None) -> n
 
 
 def write_features(path: Path | str, size: int, keys: np.ndarray, best: np.ndarray,
-                   score: np.ndarray, result: np.ndarray) -> None:
+                   score: np.ndarray, result: np.ndarray, windows: np.ndarray | None = None) -> None:
     """Writes a feature file (the trainer only reads them; this is for tests and tools).
-    ``keys`` is [N, S*S, 4] uint8."""
+    ``keys`` is [N, S*S, 4] uint8; ``windows`` [N, S*S, 4] window codes (version 3) or
+    None (version 1)."""
     n = len(best)
-    rec = np.zeros(n, dtype=record_dtype(size))
+    rec = np.zeros(n, dtype=record_dtype(size, windows is not None))
     rec["keys"] = np.asarray(keys, dtype=np.uint8).reshape(n, size * size, DIRECTIONS)
+    if windows is not None:
+        rec["windows"] = np.asarray(windows, dtype=np.uint16).reshape(n, size * size, DIRECTIONS)
     rec["best"] = best
     rec["score"] = score
     rec["result"] = result
-    header = MAGIC + bytes([size, KEYS, DIRECTIONS, 0]) + int(n).to_bytes(4, "little")
+    header = (MAGIC if windows is not None else MAGIC1) + bytes([size, KEYS, DIRECTIONS, 0]) + int(n).to_bytes(4, "little")
     with open(path, "wb") as f:
         f.write(header)
         f.write(rec.tobytes())

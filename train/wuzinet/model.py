@@ -7,11 +7,15 @@ patterns the side to move would make at c (of its four, ``pair(a, b) = a (a + 1)
 for ``a >= b``, 78 pairs) and ``opp`` the other side's, row ``144 + own * 78 + opp``; so E
 has 6,228 rows (144 in version 1). A version-5 net adds two rows instead, one per side:
 ``144 + own`` and ``144 + 78 + opp`` (300 rows). ``a_c = clamp(h_c, 0, 1)``. Stones
-contribute nothing.
+contribute nothing. A version-6 net is version 5 plus the policy's window term below.
 
 - Value: ``v_in = sum_c a_c / 32``, Linear(32 -> 16), clamp(0, 1), Linear(16 -> 1): a logit
   z, P(side to move wins) = sigmoid(z).
-- Policy: ``logit_c = w_p . a_c + b_p`` for each empty cell, a softmax over them.
+- Policy: ``logit_c = w_p . a_c + b_p`` for each empty cell, a softmax over them. In
+  version 6, plus ``sum_d W[code(c, d)]``: a learned scalar per line window (the eight cells
+  within four steps of c along d, each empty, the side to move's, or the other side's or off
+  the board: a base-3 code of 6,561, written by ``wuzi features`` in version-3 files), one
+  table W shared by the four directions.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .features import KEYS, OCCUPIED, PATTERNS
+from .features import KEYS, OCCUPIED, PATTERNS, WINDOW_CODES
 
 FEATURES = 32  # F: lanes of a cell's feature vector
 HIDDEN = 16  # H: the value head's hidden layer
@@ -46,8 +50,11 @@ COMBO_ROWS = KEYS + PAIRS * PAIRS  # 6228
 # Rows of a version-5 net's table: the keys, a row per pair of the side to move, a row per
 # pair of the other side.
 SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
-# The rows of the table of each version the trainer makes.
-VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS}
+# The rows of the table of each version the trainer makes (version 6: version 5's rows and
+# the policy's window table).
+VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS, 6: SPLIT_ROWS}
+# wuzi keeps a version-6 net's window entries as i16 at this many units per 1.0.
+WINDOW_QUANT = 1024
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
@@ -145,13 +152,13 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    """``version``: 4 (the pair rows of both sides), 5 (a pair row per side) or 1 (the
-    direction keys alone)."""
+    """``version``: 4 (the pair rows of both sides), 5 (a pair row per side), 6 (version 5
+    and the policy's window term) or 1 (the direction keys alone)."""
 
     def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, version: int = 4) -> None:
         super().__init__()
         if version not in VERSION_ROWS:
-            raise ValueError(f"net version {version}: the trainer makes versions 1, 4 and 5")
+            raise ValueError(f"net version {version}: the trainer makes versions 1, 4, 5 and 6")
         self.version = version
         self.embedding = nn.Parameter(torch.empty(VERSION_ROWS[version], features))
         # Training only: the value input normalised per lane (batch statistics while
@@ -163,6 +170,8 @@ class WuziNet(nn.Module):
         self.value1 = nn.Linear(features, hidden)
         self.value2 = nn.Linear(hidden, 1)
         self.policy = nn.Linear(features, 1)
+        # Version 6: the policy's window term, starting at zero (it refines the cell's logit).
+        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version == 6 else None
         # While set, the key vectors and policy weights are rounded as the inference
         # rounds them (the trainer's last epochs, the evaluation of those nets).
         self.quant: int | None = None
@@ -212,21 +221,27 @@ class WuziNet(nn.Module):
         table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
         if self.version == 4:
             idx = torch.cat([idx, combo_rows(idx)], dim=-1)
-        elif self.version == 5:
+        elif self.version in (5, 6):
             idx = torch.cat([idx, split_rows(idx)], dim=-1)
         h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
         # Versions 4 and 5 train with the leaky backward (the same forward); version 1 kept
         # the plain clamp, so that its committed nets are retrained to the same bytes.
         return h.clamp(0.0, 1.0) if self.version == 1 else LeakyClamp.apply(h)
 
-    def forward(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Returns (value logits [B], policy logits [B, S*S] with stones at -inf)."""
+    def forward(self, idx: torch.Tensor, windows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Returns (value logits [B], policy logits [B, S*S] with stones at -inf).
+        ``windows``: the window codes [B, S*S, 4] (int64), which a version-6 net needs."""
         a = self.cells(idx)
         v = self.value_norm(a.sum(dim=1) / VALUE_DIVISOR)
         v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
         w = fake_quant(self.policy.weight, self.quant) if self.quant else self.policy.weight
         logits = F.linear(a, w, self.policy.bias).squeeze(-1)
+        if self.window is not None:
+            if windows is None:
+                raise ValueError("a version-6 net needs the window codes (version-3 feature files)")
+            t = fake_quant(self.window, WINDOW_QUANT) if self.quant else self.window
+            logits = logits + t[windows].sum(dim=-1)
         empty = idx[:, :, 0] != PAD
         logits = logits.masked_fill(~empty, float("-inf"))
         return z, logits

@@ -1,12 +1,13 @@
 """Net files (``.wznet``), read by wuzi's inference.
 
-Little-endian: the 8-byte magic ``WUZINET1``, ``WUZINET4`` or ``WUZINET5``; u32 K (144 in
-version 1; 6228 in version 4: the direction keys, then the pair rows of
-``model.combo_rows``; 300 in version 5: the keys, then the rows of ``model.split_rows``), u32 F (32),
-u32 H (16); then
+Little-endian: the 8-byte magic ``WUZINET1``, ``WUZINET4``, ``WUZINET5`` or ``WUZINET6``;
+u32 K (144 in version 1; 6228 in version 4: the direction keys, then the pair rows of
+``model.combo_rows``; 300 in versions 5 and 6: the keys, then the rows of
+``model.split_rows``), u32 F (32), u32 H (16); then
 float32 arrays in this order: E[K][F], value1.weight[H][F] (out x in, row-major),
-value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1]; then
-the u32 trailer 0xC0FFEE. Nothing else.
+value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F], policy.bias[1], and in
+version 6 policy.window[6561] (the policy's window term, by window code); then the u32
+trailer 0xC0FFEE. Nothing else.
 
 Versions 2 and 3 (``WUZINET2``, ``WUZINET3``) added a table of line-window vectors; wuzi
 dropped those nets (they lost at equal time) and refuses them, and so does this reader.
@@ -25,8 +26,16 @@ MAGIC = b"WUZINET1"
 MAGIC4 = b"WUZINET4"
 # Version 5: the table adds a row per pair of each side (model.SPLIT_ROWS rows).
 MAGIC5 = b"WUZINET5"
+# Version 6: version 5 and the policy's window table.
+MAGIC6 = b"WUZINET6"
 # The rows of the table of each version.
-ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78, MAGIC5: 144 + 2 * 78}
+ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78, MAGIC5: 144 + 2 * 78, MAGIC6: 144 + 2 * 78}
+# The window codes of version 6 (features.WINDOW_CODES).
+WINDOW_CODES = 3**8
+# wuzi keeps the window entries as i16 at this many units per 1.0 (model.WINDOW_QUANT) and
+# refuses a file with an entry beyond WINDOW_LIMIT.
+WINDOW_QUANT = 1024
+WINDOW_LIMIT = 32767 / WINDOW_QUANT - 1.0
 # The magics of the dropped window nets, named when a file of them is refused.
 DROPPED = (b"WUZINET2", b"WUZINET3")
 TRAILER = 0xC0FFEE
@@ -44,8 +53,8 @@ class NetFileError(ValueError):
     """A net file that is not what the format says."""
 
 
-def shapes(k: int, f: int, h: int) -> list[tuple[str, tuple[int, ...]]]:
-    """The arrays of a net file, in file order."""
+def shapes(k: int, f: int, h: int, windows: bool = False) -> list[tuple[str, tuple[int, ...]]]:
+    """The arrays of a net file, in file order (``windows``: version 6)."""
     return [
         ("embedding", (k, f)),
         ("value1.weight", (h, f)),
@@ -54,11 +63,11 @@ def shapes(k: int, f: int, h: int) -> list[tuple[str, tuple[int, ...]]]:
         ("value2.bias", (1,)),
         ("policy.weight", (f,)),
         ("policy.bias", (1,)),
-    ]
+    ] + ([("policy.window", (WINDOW_CODES,))] if windows else [])
 
 
-def file_bytes(k: int, f: int, h: int) -> int:
-    floats = sum(int(np.prod(s)) for _, s in shapes(k, f, h))
+def file_bytes(k: int, f: int, h: int, windows: bool = False) -> int:
+    floats = sum(int(np.prod(s)) for _, s in shapes(k, f, h, windows))
     return HEAD.size + 4 * floats + 4
 
 
@@ -66,18 +75,25 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
     """The file's bytes from named arrays (the names of ``shapes``)."""
     k, f = params["embedding"].shape
     h = params["value1.weight"].shape[0]
+    windows = "policy.window" in params
     magic = next((m for m, rows in ROWS.items() if rows == k), None)
     if magic is None:
         raise NetFileError(f"embedding: {k} rows; a net file has {' or '.join(map(str, ROWS.values()))}")
+    if windows:
+        if magic != MAGIC5:
+            raise NetFileError(f"policy.window with {k} rows: a version-6 net has {ROWS[MAGIC6]}")
+        magic = MAGIC6
     out = [HEAD.pack(magic, k, f, h)]
-    for name, shape in shapes(k, f, h):
+    for name, shape in shapes(k, f, h, windows):
         a = np.asarray(params[name], dtype="<f4")
         if a.size != int(np.prod(shape)):
             raise NetFileError(f"{name}: {a.shape}, expected {shape}")
         if not np.all(np.isfinite(a)):
             raise NetFileError(f"{name}: not finite")
-        limit = LIMIT5 if magic == MAGIC5 else LIMIT
-        if name in QUANTISED and np.abs(a).max() > limit:
+        limit = LIMIT5 if magic in (MAGIC5, MAGIC6) else LIMIT
+        if name == "policy.window":
+            limit = WINDOW_LIMIT
+        if (name in QUANTISED or name == "policy.window") and np.abs(a).max() > limit:
             raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {limit:.1f}")
         out.append(a.reshape(shape).tobytes(order="C"))
     out.append(struct.pack("<I", TRAILER))
@@ -95,13 +111,14 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
             "a window net, is no longer read: wuzi dropped those nets)"
         )
     if magic not in ROWS:
-        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}, {MAGIC4!r} or {MAGIC5!r}")
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}, {MAGIC4!r}, {MAGIC5!r} or {MAGIC6!r}")
     _, k, f, h = HEAD.unpack_from(data, 0)
     if k != ROWS[magic]:
         raise NetFileError(f"{where}: K={k}, expected {ROWS[magic]} for {magic!r}")
     if not (0 < f <= 4096 and 0 < h <= 4096):
         raise NetFileError(f"{where}: implausible dimensions K={k} F={f} H={h}")
-    expected = file_bytes(k, f, h)
+    windows = magic == MAGIC6
+    expected = file_bytes(k, f, h, windows)
     if len(data) != expected:
         raise NetFileError(f"{where}: {len(data)} bytes, expected {expected} for K={k} F={f} H={h}")
     (trailer,) = struct.unpack_from("<I", data, len(data) - 4)
@@ -109,7 +126,7 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
         raise NetFileError(f"{where}: trailer {trailer:#x}, expected {TRAILER:#x}")
     params = {}
     offset = HEAD.size
-    for name, shape in shapes(k, f, h):
+    for name, shape in shapes(k, f, h, windows):
         n = int(np.prod(shape))
         params[name] = np.frombuffer(data, dtype="<f4", count=n, offset=offset).reshape(shape).copy()
         offset += 4 * n
@@ -122,6 +139,9 @@ def quantised(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     out = {k: v.copy() for k, v in params.items()}
     for name in QUANTISED:
         out[name] = (np.round(out[name] * QUANT) / QUANT).astype(np.float32)
+    if "policy.window" in out:
+        w = out["policy.window"]
+        out["policy.window"] = (np.round(w * WINDOW_QUANT) / WINDOW_QUANT).astype(np.float32)
     return out
 
 
@@ -143,7 +163,7 @@ def params_of(model) -> dict[str, np.ndarray]:
     if norm.running_mean.abs().max() != 0 or (norm.running_var - 1).abs().max() != 0 or norm.eps != 0:
         raise ValueError("the net's value normalisation is not folded: export net.folded()")
     g = lambda t: t.detach().cpu().numpy().astype(np.float32)  # noqa: E731
-    return {
+    out = {
         "embedding": g(model.embedding),
         "value1.weight": g(model.value1.weight),
         "value1.bias": g(model.value1.bias),
@@ -152,6 +172,9 @@ def params_of(model) -> dict[str, np.ndarray]:
         "policy.weight": g(model.policy.weight).reshape(-1),
         "policy.bias": g(model.policy.bias),
     }
+    if model.window is not None:
+        out["policy.window"] = g(model.window)
+    return out
 
 
 def load_into(model, params: dict[str, np.ndarray]) -> None:
@@ -170,13 +193,21 @@ def load_into(model, params: dict[str, np.ndarray]) -> None:
         model.value2.bias.copy_(torch.from_numpy(params["value2.bias"]))
         model.policy.weight.copy_(torch.from_numpy(params["policy.weight"]).reshape(1, -1))
         model.policy.bias.copy_(torch.from_numpy(params["policy.bias"]))
+        if model.window is not None:
+            # A version-5 file starting a version-6 net leaves its window term at zero.
+            if "policy.window" in params:
+                model.window.copy_(torch.from_numpy(params["policy.window"]))
+            else:
+                model.window.zero_()
 
 
-def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: float = 32.0):
+def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: float = 32.0,
+                      windows: np.ndarray | None = None):
     """The net in plain numpy (float64), one position at a time, written from the format's
     description alone: a check of the trainer's model and a reference for other
-    implementations. ``keys`` is [S*S, 4] uint8. Returns (value logit, P(win), policy logits
-    [S*S] with stones at -inf, policy probabilities)."""
+    implementations. ``keys`` is [S*S, 4] uint8; ``windows`` the [S*S, 4] window codes,
+    which a version-6 net needs. Returns (value logit, P(win), policy logits [S*S] with
+    stones at -inf, policy probabilities)."""
     e = params["embedding"].astype(np.float64)
     keys = np.asarray(keys).reshape(-1, 4)
     empty = keys[:, 0] != 255
@@ -200,6 +231,11 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
     z = float(params["value2.weight"].astype(np.float64) @ hidden + params["value2.bias"][0])
     logits = np.full(len(keys), -np.inf)
     logits[empty] = a[empty] @ params["policy.weight"].astype(np.float64) + params["policy.bias"][0]
+    if "policy.window" in params:
+        if windows is None:
+            raise ValueError("a version-6 net needs the window codes")
+        codes = np.asarray(windows).reshape(-1, 4).astype(np.int64)
+        logits[empty] += params["policy.window"].astype(np.float64)[codes[empty]].sum(axis=1)
     p = np.zeros(len(keys))
     m = logits[empty].max()
     ex = np.exp(logits[empty] - m)

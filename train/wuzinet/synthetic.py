@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .features import DIRECTIONS, OCCUPIED, PATTERNS
+from .features import DIRECTIONS, OCCUPIED, PATTERNS, WINDOW_CODES
 
 # How much a pattern (0 dead .. 11 five) is worth in the made-up rule.
 WORTH = np.array([0, 0, 1, 2, 3, 5, 8, 16, 20, 60, 80, 200], dtype=np.float64)
@@ -55,3 +55,13 @@ def make_records(n: int, size: int = 9, seed: int = 0):
             i += 1
     return keys, best, score, result
 
+
+
+def make_windows(keys: np.ndarray, seed: int = 0) -> np.ndarray:
+    """Made-up window codes [n, S*S, 4] (uint16) for records of ``keys``: random codes, 0 for
+    a stone, as ``wuzi features`` writes a stone's. The window term gets no signal from
+    them; they exercise the version-3 files and a version-6 net's pipeline."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, WINDOW_CODES, size=keys.shape, dtype=np.uint16)
+    codes[keys == OCCUPIED] = 0
+    return codes

@@ -34,12 +34,15 @@ class Config:
     policy_weight: float = model.POLICY_WEIGHT
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
-    # 5: a pair row per side (model.split_rows; the built-in 15x15 freestyle net); 4: the
-    # pair rows of both sides (model.combo_rows); 1: the direction keys alone (the built-in
-    # renju and 20x20 nets).
+    # 5: a pair row per side (model.split_rows; the built-in 15x15 freestyle net); 6: version
+    # 5 and the policy's window term (needs version-3 feature files); 4: the pair rows of
+    # both sides (model.combo_rows); 1: the direction keys alone (the built-in renju and
+    # 20x20 nets).
     net_version: int = 5
     # A net file to start from instead of random weights (its shape decides the net's:
-    # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
+    # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule; a
+    # version-5 file starts a version-6 net when ``net_version`` is 6 (its window term at
+    # zero).
     init: str | None = None
 
 
@@ -47,6 +50,7 @@ class Config:
 class Data:
     size: int
     keys: torch.Tensor  # uint8 [N, S*S, 4]
+    windows: torch.Tensor | None  # int16 [N, S*S, 4] window codes (version-3 files), or None
     best: torch.Tensor  # int64 [N]
     score: torch.Tensor  # int16 [N]
     result: torch.Tensor  # int8 [N]
@@ -63,6 +67,8 @@ def load(inputs: Sequence[str | Path], validate: bool = True) -> Data:
     return Data(
         size=size,
         keys=torch.from_numpy(np.ascontiguousarray(rec["keys"])),
+        windows=(torch.from_numpy(rec["windows"].astype(np.int16))
+                 if "windows" in rec.dtype.names else None),
         best=torch.from_numpy(rec["best"].astype(np.int64)),
         score=torch.from_numpy(rec["score"].astype(np.int16)),
         result=torch.from_numpy(rec["result"].astype(np.int8)),
@@ -96,12 +102,20 @@ class InitError(ValueError):
     of the version read here (a dropped window net is refused by its magic)."""
 
 
+class DataError(ValueError):
+    """Data this net cannot train on (a version-6 net on feature files without window
+    codes)."""
+
+
 def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
     """``cfg`` with the net shape of a file's ``params``: its version and hidden width."""
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
     rows = len(params["embedding"])
-    out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
+    if "policy.window" in params or (rows == model.SPLIT_ROWS and cfg.net_version == 6):
+        out.net_version = 6
+    else:
+        out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
     return out
 
 
@@ -129,11 +143,16 @@ def inputs(data: Data, idx: torch.Tensor) -> torch.Tensor:
     return model.WuziNet.prepare_keys(data.keys[idx])
 
 
+def window_codes(data: Data, idx: torch.Tensor, cfg: Config) -> torch.Tensor | None:
+    """The window codes of the records ``idx`` for a version-6 net (else None)."""
+    return data.windows[idx].long() if cfg.net_version == 6 else None
+
+
 def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
     idx = torch.as_tensor(idx, dtype=torch.long)
     keys = inputs(data, idx)
     target = model.value_target(data.score[idx], data.result[idx], cfg.lam, cfg.score_scale)
-    return keys, target, data.best[idx]
+    return keys, window_codes(data, idx, cfg), target, data.best[idx]
 
 
 @torch.no_grad()
@@ -147,8 +166,8 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
     hits = top3 = top5 = 0
     for i in range(0, n, batch):
         part = idx[i : i + batch]
-        keys, target, best = batch_tensors(data, part, cfg)
-        z, logits = net(keys)
+        keys, windows, target, best = batch_tensors(data, part, cfg)
+        z, logits = net(keys, windows)
         v, p, h = model.losses(z, logits, target, best)
         r = (data.result[torch.as_tensor(part, dtype=torch.long)].float() + 1) / 2
         r_sum += float(torch.nn.functional.binary_cross_entropy_with_logits(z, r)) * len(part)
@@ -230,11 +249,16 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         except (netfile.NetFileError, OSError) as e:
             raise InitError(str(e)) from e
         cfg = shape_of(params, cfg)
+    if cfg.net_version == 6 and data.windows is None:
+        raise DataError("a version-6 net trains on version-3 feature files (with window codes); "
+                        "these are version 1: write them again with `wuzi features`")
     net = new_net(cfg)
     if params is not None:
         start_from(net, params, data, train_idx, rng)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
     other_params = [net.embedding] + list(net.policy.parameters())
+    if net.window is not None:
+        other_params.append(net.window)
     groups = [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     steps_per_epoch = math.ceil(len(train_idx) / cfg.batch)
@@ -267,8 +291,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         v_sum = p_sum = 0.0
         hits = 0
         for i in range(0, len(perm), cfg.batch):
-            keys, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
-            z, logits = net(keys)
+            keys, windows, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
+            z, logits = net(keys, windows)
             v, p, h = model.losses(z, logits, target, best)
             loss = v + cfg.policy_weight * p
             opt.zero_grad(set_to_none=True)

@@ -268,6 +268,62 @@ fn a_version_5_file_adds_a_pair_row_per_side() {
 }
 
 #[test]
+fn a_version_6_file_adds_the_policys_window_term() {
+    let v1 = random_net(9);
+    let mut w = pair_weights(&v1, 2 * PAIRS, |k| (k % 11) as f32 / 16.0 - 0.3);
+    let v5 = Network::from_bytes(&file_from_floats(&w)).expect("a version-5 file");
+    let window = |code: usize| (code % 97) as f32 / 64.0 - 0.7;
+    w.extend((0..WINDOW_CODES).map(window));
+    let bytes = file_from_floats(&w);
+    assert_eq!(&bytes[..8], b"WUZINET6");
+    assert_eq!(bytes.len(), file_bytes(ROWS5, HIDDEN) + 4 * WINDOW_CODES);
+    let net = Network::from_bytes(&bytes).expect("a version-6 file");
+    assert_eq!(net.version(), 6);
+    // Black 7,7 and 9,7, white 8,9; black to move at 8,7. Along the row: offsets -1 and +1
+    // black (digits 3 and 4: 27 + 81), the rest empty; along the column: +2 white (digit 5,
+    // 2 * 243); along the diagonals nothing within four steps.
+    let mut board = Board::new(15, crate::types::Rule::Freestyle);
+    for (x, y) in [(7, 7), (8, 9), (9, 7)] {
+        board.make(Pos::new(x, y));
+    }
+    let p = Pos::new(8, 7);
+    let codes = Dir::ALL.map(|d| board.window_code(p, Color::Black, d));
+    assert_eq!(codes, [27 + 81, 2 * 243, 0, 0]);
+    let units: i32 = codes
+        .iter()
+        .map(|&c| (window(c) * WINDOW_QUANT as f32).round() as i32)
+        .sum();
+    assert_eq!(
+        net.window_logit(&board, p, Color::Black),
+        units * QUANT * QUANT / WINDOW_QUANT
+    );
+    // The rest of the net is version 5's: the same cells, value and policy weights.
+    assert_eq!(net.evaluate(&board), v5.evaluate(&board));
+    let cell = net.cell_at(Kernel::Scalar, &board, p, Color::Black);
+    assert_eq!(net.policy(&cell), v5.policy(&cell));
+    assert_eq!(v5.window_logit(&board, p, Color::Black), 0);
+    // Cut short: refused by its length; a version-5 magic on it: by its length too.
+    assert!(matches!(
+        Network::from_bytes(&bytes[..bytes.len() - 8]),
+        Err(NetError::Length { .. })
+    ));
+    let mut wrong = bytes.clone();
+    wrong[..8].copy_from_slice(&MAGIC5);
+    assert!(matches!(
+        Network::from_bytes(&wrong),
+        Err(NetError::Length { .. })
+    ));
+    // An entry beyond the i16 range of its units is refused, named by its index.
+    let mut big = w.clone();
+    let last = big.len() - 1;
+    big[last] = 40.0;
+    assert!(matches!(
+        Network::from_bytes(&file_from_floats(&big)),
+        Err(NetError::Weight { index, .. }) if index == last
+    ));
+}
+
+#[test]
 fn files_of_other_versions_are_refused() {
     // The window nets (versions 2 and 3) were dropped: their files are refused by name.
     for magic in [b"WUZINET2", b"WUZINET3"] {
