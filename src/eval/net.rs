@@ -187,8 +187,9 @@ pub struct Network {
     policy_w: [i16; FEATURES],
     policy_b: f32,
     /// A version-6 net's window entries in units of 1/[`WINDOW_QUANT`], indexed by
-    /// [`Board::window_code`]; empty in the other versions.
-    window: Vec<i16>,
+    /// [`Board::window_code`] (a fixed length, so that a code, reduced modulo it, needs no
+    /// bounds check); `None` in the other versions.
+    window: Option<Box<[i16; WINDOW_CODES]>>,
     /// The file's version.
     version: u32,
     /// FNV-1a hash of the file's bytes: names the net in the bench output and `ABOUT`.
@@ -305,21 +306,19 @@ impl Network {
         let window = if format.windows {
             let (base, w) = take(WINDOW_CODES);
             let limit = i16::MAX as f32 / WINDOW_QUANT as f32 - 1.0;
-            w.iter()
-                .enumerate()
-                .map(|(k, &v)| {
-                    if v.abs() > limit {
-                        Err(NetError::Weight {
-                            index: base + k,
-                            value: v,
-                        })
-                    } else {
-                        Ok((v * WINDOW_QUANT as f32).round() as i16)
-                    }
-                })
-                .collect::<Result<_, _>>()?
+            let mut table = Box::new([0i16; WINDOW_CODES]);
+            for (k, (t, &v)) in table.iter_mut().zip(w).enumerate() {
+                if v.abs() > limit {
+                    return Err(NetError::Weight {
+                        index: base + k,
+                        value: v,
+                    });
+                }
+                *t = (v * WINDOW_QUANT as f32).round() as i16;
+            }
+            Some(table)
         } else {
-            Vec::new()
+            None
         };
         Ok(Network {
             embed,
@@ -556,12 +555,12 @@ impl Network {
     /// entries, to be added to the cell's policy logit.
     #[inline(always)]
     pub fn window_logit(&self, board: &Board, p: Pos, me: Color) -> i32 {
-        if self.window.is_empty() {
+        let Some(window) = &self.window else {
             return 0;
-        }
+        };
         let sum: i32 = Dir::ALL
             .iter()
-            .map(|&d| self.window[board.window_code(p, me, d)] as i32)
+            .map(|&d| window[board.window_code(p, me, d) % WINDOW_CODES] as i32)
             .sum();
         sum * (QUANT * QUANT / WINDOW_QUANT)
     }
