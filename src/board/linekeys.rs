@@ -1,7 +1,7 @@
 //! Table keys of line windows: the base-3 digits a stone adds to the keys around it, and
 //! the caro rule for runs that leave the window.
 
-use crate::pattern::{Window, POW3};
+use crate::pattern::{outer, Window, POW3};
 
 /// The 20-bit caro key of one side's window (wall cells hold no stone).
 #[inline(always)]
@@ -43,6 +43,14 @@ pub(super) fn caro_edges(own_line: u32, opp_line: u32, i: usize, own: u32, opp: 
         }
     }
     (own, opp)
+}
+
+/// The base-3 table key of one side's window, `own` its stones and `blocked` the other
+/// side's stones and the wall (eleven-bit windows; the centre has no digit): 1 for an own
+/// cell, 2 for a blocked one.
+#[inline(always)]
+pub(super) fn table_key(own: u32, blocked: u32) -> u32 {
+    POW3[outer(own) as usize] as u32 + 2 * POW3[outer(blocked) as usize] as u32
 }
 
 /// `KEY_DIGIT[k + 5]`: the base-3 place value, in the key of the cell `k` steps along a line

@@ -8,7 +8,7 @@ use crate::pattern::{self, LineRule, Pattern, Window, KEYS3, POW3, WINDOW};
 use crate::threat::{nibble, Threat, COMBINED, THREATS};
 use crate::types::{Color, Dir, Pos, Rule, CELLS};
 use crate::zobrist;
-use linekeys::{caro_edges, caro_key, KEY_ADD, KEY_SUB};
+use linekeys::{caro_edges, caro_key, table_key, KEY_ADD, KEY_SUB};
 
 mod check;
 mod five;
@@ -340,8 +340,7 @@ impl Board {
         let key = if self.caro {
             let (b, w, wall) = self.window_bits(di, l, i);
             let (own, opp) = if side == Color::Black { (b, w) } else { (w, b) };
-            POW3[pattern::outer(own) as usize] as u32
-                + 2 * POW3[pattern::outer((opp | wall) & !own) as usize] as u32
+            table_key(own, opp | wall)
         } else {
             (self.keys[di][l][i + MARGIN as usize] >> (16 * side.index())) & 0xFFFF
         };
@@ -392,11 +391,8 @@ impl Board {
                 let l = self.geo.line[d][c] as usize;
                 let i = self.geo.idx[d][c] as usize;
                 let (b, w, wall) = self.window_bits(d, l, i);
-                let key = |own: u32, blocked: u32| {
-                    POW3[pattern::outer(own) as usize] as u32
-                        + 2 * POW3[pattern::outer(blocked) as usize] as u32
-                };
-                self.keys[d][l][i + MARGIN as usize] = key(b, w | wall) | key(w, b | wall) << 16;
+                self.keys[d][l][i + MARGIN as usize] =
+                    table_key(b, w | wall) | table_key(w, b | wall) << 16;
             }
             if self.cells[c] != EMPTY {
                 self.pat[c] = [0; 2];

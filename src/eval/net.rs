@@ -175,8 +175,9 @@ pub struct Network {
     /// cells; in a version-4 or -5 net the pair rows follow it ([`pair_row`],
     /// [`split_rows`]).
     embed: Vec<[i16; FEATURES]>,
-    /// The rows a cell adds beyond its keys.
-    pairs: Pairs,
+    /// The file's version: what a cell adds beyond its keys, and whether the policy has
+    /// the window table (`window`).
+    format: Format,
     /// The hidden layer's weights, input-major: `hidden_w[i * h + j]` from lane `i` to unit
     /// `j`, for `h` units (`hidden_b.len()`).
     hidden_w: Vec<f32>,
@@ -190,8 +191,6 @@ pub struct Network {
     /// [`Board::window_code`] (a fixed length, so that a code, reduced modulo it, needs no
     /// bounds check); `None` in the other versions.
     window: Option<Box<[i16; WINDOW_CODES]>>,
-    /// The file's version.
-    version: u32,
     /// FNV-1a hash of the file's bytes: names the net in the bench output and `ABOUT`.
     hash: u64,
 }
@@ -266,7 +265,9 @@ impl Network {
         // i16: five of them in the versions before 5 (their files were read so).
         let summed = if pairs == Pairs::Split { 6 } else { 5 };
         let limit = i16::MAX as f32 / (summed * QUANT) as f32 - 1.0;
-        let quant = |base: usize, s: &[f32]| -> Result<Vec<i16>, NetError> {
+        // Weights `s` from the file's weight `base` on, in units of 1/`scale`, each at most
+        // `limit` in size.
+        let quant_at = |base: usize, s: &[f32], scale: i32, limit: f32| {
             s.iter()
                 .enumerate()
                 .map(|(k, &v)| {
@@ -276,11 +277,12 @@ impl Network {
                             value: v,
                         })
                     } else {
-                        Ok((v * QUANT as f32).round() as i16)
+                        Ok((v * scale as f32).round() as i16)
                     }
                 })
-                .collect()
+                .collect::<Result<Vec<i16>, NetError>>()
         };
+        let quant = |base: usize, s: &[f32]| quant_at(base, s, QUANT, limit);
         let (base, e) = take(rows * FEATURES);
         let e = quant(base, e)?;
         // The file's rows with the zero row inserted after the keys.
@@ -307,22 +309,14 @@ impl Network {
             let (base, w) = take(WINDOW_CODES);
             let limit = i16::MAX as f32 / WINDOW_QUANT as f32 - 1.0;
             let mut table = Box::new([0i16; WINDOW_CODES]);
-            for (k, (t, &v)) in table.iter_mut().zip(w).enumerate() {
-                if v.abs() > limit {
-                    return Err(NetError::Weight {
-                        index: base + k,
-                        value: v,
-                    });
-                }
-                *t = (v * WINDOW_QUANT as f32).round() as i16;
-            }
+            table.copy_from_slice(&quant_at(base, w, WINDOW_QUANT, limit)?);
             Some(table)
         } else {
             None
         };
         Ok(Network {
             embed,
-            pairs,
+            format,
             hidden_w,
             hidden_b,
             out_w,
@@ -330,7 +324,6 @@ impl Network {
             policy_w,
             policy_b,
             window,
-            version: format.version,
             hash: crate::zobrist::fnv1a(bytes.iter().copied()),
         })
     }
@@ -354,7 +347,7 @@ impl Network {
     /// The net file's version: 1, 4 with the pair rows of both sides, 5 with a pair row of
     /// each side, 6 with version 5's rows and the policy's window term.
     pub fn version(&self) -> u32 {
-        self.version
+        self.format.version
     }
 
     /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
@@ -376,7 +369,7 @@ impl Network {
         let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
         // A stone's keys (from KEYS up) have no pairs.
         let pairs = if keys[0] < KEYS as u8 {
-            self.pairs
+            self.format.pairs
         } else {
             Pairs::None
         };
@@ -428,7 +421,7 @@ impl Network {
         d: usize,
     ) {
         let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
-        if self.pairs == Pairs::None {
+        if self.format.pairs == Pairs::None {
             return change_rows(kernel, s, sum, [k0], [k1]);
         }
         // The half with `d` (its pairs differ, since the key did) and the other half.
@@ -436,7 +429,7 @@ impl Network {
         let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
         let f = (d & 2) ^ 2;
         let rest = key_pairs(old[f], old[f + 1]);
-        if self.pairs == Pairs::Joint {
+        if self.format.pairs == Pairs::Joint {
             let (p0, p1) = (merge_row(h0, rest), merge_row(h1, rest));
             if p0 != p1 {
                 let (p0, p1) = (&self.embed[p0], &self.embed[p1]);

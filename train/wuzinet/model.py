@@ -27,6 +27,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from .features import KEYS, OCCUPIED, PATTERNS, WINDOW_CODES
+# wuzi keeps a version-6 net's window entries as i16 at this many units per 1.0.
+from .netfile import WINDOW_QUANT
 
 FEATURES = 32  # F: lanes of a cell's feature vector
 HIDDEN = 16  # H: the value head's hidden layer
@@ -53,8 +55,6 @@ SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
 # The rows of the table of each version the trainer makes (version 6: version 5's rows and
 # the policy's window table).
 VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS, 6: SPLIT_ROWS}
-# wuzi keeps a version-6 net's window entries as i16 at this many units per 1.0.
-WINDOW_QUANT = 1024
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .features import WINDOW_CODES
+
 MAGIC = b"WUZINET1"
 # Version 4: the table adds a row per pair of the two sides' pairs (model.COMBO_ROWS rows).
 MAGIC4 = b"WUZINET4"
@@ -30,9 +32,7 @@ MAGIC5 = b"WUZINET5"
 MAGIC6 = b"WUZINET6"
 # The rows of the table of each version.
 ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78, MAGIC5: 144 + 2 * 78, MAGIC6: 144 + 2 * 78}
-# The window codes of version 6 (features.WINDOW_CODES).
-WINDOW_CODES = 3**8
-# wuzi keeps the window entries as i16 at this many units per 1.0 (model.WINDOW_QUANT) and
+# wuzi keeps the window entries as i16 at this many units per 1.0 (the trainer rounds to it) and
 # refuses a file with an entry beyond WINDOW_LIMIT.
 WINDOW_QUANT = 1024
 WINDOW_LIMIT = 32767 / WINDOW_QUANT - 1.0
@@ -90,9 +90,8 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
             raise NetFileError(f"{name}: {a.shape}, expected {shape}")
         if not np.all(np.isfinite(a)):
             raise NetFileError(f"{name}: not finite")
-        limit = LIMIT5 if magic in (MAGIC5, MAGIC6) else LIMIT
-        if name == "policy.window":
-            limit = WINDOW_LIMIT
+        limit = {"policy.window": WINDOW_LIMIT}.get(
+            name, LIMIT5 if magic in (MAGIC5, MAGIC6) else LIMIT)
         if (name in QUANTISED or name == "policy.window") and np.abs(a).max() > limit:
             raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {limit:.1f}")
         out.append(a.reshape(shape).tobytes(order="C"))
