@@ -134,6 +134,28 @@ fn solve_finds_a_vcf_and_sees_none() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("VCT: win for black ("));
+
+    // A node budget: the solver stops there and leaves the answer unknown. A VCT of
+    // `../shared/data/tactics/freestyle_win.tsv` (row lfz_c01_100) takes
+    // thousands of nodes.
+    let vct = "10,4 7,3 8,5 6,4 9,5 10,5 9,6 8,6 7,7 8,7 7,8 6,8 8,8 9,8 6,9 8,9";
+    let vct: Vec<&str> = vct.split(' ').collect();
+    for (nodes, answer) in [
+        ("5", "VCT: unknown, budget exhausted (6 nodes"),
+        ("1000000", "VCT: win for black ("),
+    ] {
+        let out = run(
+            WUZI,
+            &[&["solve", "--vct", "--nodes", nodes][..], &vct].concat(),
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).starts_with(answer),
+            "{}",
+            text(&out.stdout)
+        );
+    }
 }
 
 #[test]
@@ -148,6 +170,8 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
         (&["--rule", "chess"], "--rule"),
         (&["--ms", "0"], "--ms"),
         (&["--ms", "soon"], "--ms"),
+        (&["--nodes", "0"], "--nodes"),
+        (&["--nodes", "9", "--ms", "9", "7,7"], "--nodes"),
         (&["--depth", "0"], "--depth"),
         (&["--engine", "7,7"], "--engine"),
         (&["--set", "leaf=0", "7,7"], "--set"), // refused with or without `tuning`

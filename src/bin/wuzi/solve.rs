@@ -1,14 +1,16 @@
 //! `wuzi solve`: the threat-space solver from the command line.
 //!
-//! One position: `wuzi solve [--vct] [--rule R] [--size N] [--ms T] MOVES...` where MOVES are
-//! `x,y` points (black first, `pass` allowed) or one `h8h7j6` string.
-//! A suite: `wuzi solve [--vct] [--ms T] --suite FILE` runs every row of a `../shared/data`-style
-//! file and reports how often a win was found, and the median and worst time.
+//! One position: `wuzi solve [--vct] [--rule R] [--size N] [--ms T | --nodes N] MOVES...`
+//! where MOVES are `x,y` points (black first, `pass` allowed) or one `h8h7j6` string.
+//! A suite: `wuzi solve [--vct] [--ms T | --nodes N] --suite FILE` runs every row of a
+//! `../shared/data`-style file and reports how often a win was found, the nodes, and the
+//! median and worst time.
 //! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat
 //! checks) at `--ms` per move instead: on `defend_vcf` rows it reports how often the chosen
 //! move is in the answer set, on `move` rows how often it chooses a move of the answer set
 //! (an oracle's choice), on other rows how often it finds a forced win (a mate score) and
-//! how long that took. `--nodes N` gives the engine a node budget instead of a time;
+//! how long that took. `--nodes N` gives the solver or the engine a node budget instead of
+//! a time;
 //! `--set key=value` sets a search parameter (`search::Params::set`, built with the feature
 //! `tuning`); `--choices` prints every row's id, chosen move and score (tab-separated)
 //! instead of only the misses.
@@ -41,8 +43,8 @@ const MAX_NODES: u64 = 1_000_000_000_000;
 /// how often its move or score is right.
 #[derive(clap::Args)]
 #[command(
-    override_usage = "wuzi solve [--vct] [--rule R] [--size N] [--ms T] [--depth D] [MOVES]...\n       \
-                      wuzi solve [--vct] [--ms T] [--depth D] [--every N] --suite FILE\n       \
+    override_usage = "wuzi solve [--vct] [--rule R] [--size N] [--ms T | --nodes N] [--depth D] [MOVES]...\n       \
+                      wuzi solve [--vct] [--ms T | --nodes N] [--depth D] [--every N] --suite FILE\n       \
                       wuzi solve --engine [--ms T | --nodes N] [--choices] [--every N] --suite FILE"
 )]
 pub struct Args {
@@ -77,8 +79,9 @@ pub struct Args {
     /// Run the whole engine (search with threat checks) on each suite row instead of the solver.
     #[arg(long, requires = "suite", conflicts_with = "moves")]
     engine: bool,
-    /// Give the engine a node budget a row instead of --ms (repeatable on a loaded machine).
-    #[arg(long, value_name = "N", requires = "engine", conflicts_with_all = ["moves", "ms"],
+    /// A node budget instead of --ms: of the solver on each position, or of the engine on each
+    /// row with --engine (repeatable on a loaded machine).
+    #[arg(long, value_name = "N", conflicts_with = "ms",
           value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     nodes: Option<u64>,
     /// A search parameter of the engine as key=value (repeatable; built with the feature
@@ -128,20 +131,28 @@ fn solve_command(o: &Args) -> Result<(), String> {
     }
 }
 
-fn limits(ms: u64, depth: u8) -> SolveLimits {
-    SolveLimits {
-        depth,
-        deadline: Some(Instant::now() + Duration::from_millis(ms)),
-        ..SolveLimits::default()
+/// The solver's limits: `--nodes` if given, else the `--ms` deadline.
+fn limits(o: &Args) -> SolveLimits {
+    match o.nodes {
+        Some(nodes) => SolveLimits {
+            depth: o.depth,
+            nodes,
+            ..SolveLimits::default()
+        },
+        None => SolveLimits {
+            depth: o.depth,
+            deadline: Some(Instant::now() + Duration::from_millis(o.ms)),
+            ..SolveLimits::default()
+        },
     }
 }
 
 fn solve(solver: &mut Solver, b: &mut Board, o: &Args) -> (Proof, Duration) {
     let t = Instant::now();
     let p = if o.vct {
-        solver.vct(b, &limits(o.ms, o.depth))
+        solver.vct(b, &limits(o))
     } else {
-        solver.vcf(b, &limits(o.ms, o.depth))
+        solver.vcf(b, &limits(o))
     };
     (p, t.elapsed())
 }
@@ -191,6 +202,7 @@ fn run_suite(path: &Path, o: &Args) -> Result<(), String> {
     let rows = load_rows(path, o)?;
     let mut solver = Solver::new();
     let (mut found, mut right, mut total) = (0, 0, 0);
+    let mut nodes = 0;
     let mut times = Vec::new();
     for row in &rows {
         let Ok(mut b) = row.board() else {
@@ -200,6 +212,7 @@ fn run_suite(path: &Path, o: &Args) -> Result<(), String> {
         solver.clear();
         let (p, t) = solve(&mut solver, &mut b, o);
         total += 1;
+        nodes += solver.nodes();
         times.push(t);
         if let Proof::Win(line) = &p {
             found += 1;
@@ -219,7 +232,7 @@ fn run_suite(path: &Path, o: &Args) -> Result<(), String> {
     let med = times.get(times.len() / 2).copied().unwrap_or_default();
     let worst = times.last().copied().unwrap_or_default();
     println!(
-        "{}: {total} rows, win found {found}, first move in answers {right}; median {:.2} ms, worst {:.2} ms",
+        "{}: {total} rows, win found {found}, first move in answers {right}; {nodes} nodes; median {:.2} ms, worst {:.2} ms",
         path.display(),
         med.as_secs_f64() * 1e3,
         worst.as_secs_f64() * 1e3
