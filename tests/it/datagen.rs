@@ -152,7 +152,9 @@ fn a_bad_setting_or_directory_is_an_error() {
 }
 
 /// `wuzi features` turns the shards of a run into one record per searched position, skips
-/// an unreadable shard with a message, and refuses a directory without shards.
+/// an unreadable shard with a message, and refuses a directory without shards. A run that
+/// fails after it began writing leaves an older file of that name as it was, and no
+/// unfinished file beside it.
 #[test]
 fn features_hold_one_record_per_searched_position() {
     use wuzi::datagen::features::{record_bytes, HEADER_BYTES, MAGIC};
@@ -175,6 +177,17 @@ fn features_hold_one_record_per_searched_position() {
     let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     assert_eq!(n, summary.positions);
     assert_eq!(bytes.len(), HEADER_BYTES + n * record_bytes(7));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi"))
+        .arg("features")
+        .arg("--out")
+        .arg(&out)
+        .arg(job.out.join("junk.wzd"))
+        .output()
+        .expect("wuzi runs");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no game"));
+    assert_eq!(std::fs::read(&out).unwrap(), bytes, "the older file is kept");
+    assert!(!job.out.join("all.wzf.partial").exists());
     let empty = job.out.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi"))

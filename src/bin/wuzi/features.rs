@@ -63,26 +63,33 @@ fn shard_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(paths)
 }
 
-/// Writes the file; returns games, records and shards skipped as unreadable. A file left
-/// unfinished by an error is removed.
+/// Writes the file; returns games, records and shards skipped as unreadable. The records go
+/// to a file beside it (`FILE.partial`) that replaces it only when complete: an error
+/// leaves an older file of that name as it was, and removes the unfinished one.
 fn write(args: &Args) -> Result<(usize, u32, usize), String> {
     let paths = shard_paths(&args.inputs)?;
-    let done = write_shards(args, paths);
+    let mut partial = args.out.clone().into_os_string();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let done = write_shards(&partial, paths).and_then(|counts| {
+        std::fs::rename(&partial, &args.out)
+            .map(|()| counts)
+            .map_err(|e| format!("{}: {e}", args.out.display()))
+    });
     if done.is_err() {
-        let _ = std::fs::remove_file(&args.out);
+        let _ = std::fs::remove_file(&partial);
     }
     done
 }
 
-/// Writes the records of `paths` to the file, a shard at a time (a version-3 record is
-/// 2.7 kB on 15x15: a million positions would not sit well in memory).
-fn write_shards(args: &Args, paths: Vec<PathBuf>) -> Result<(usize, u32, usize), String> {
+/// Writes the records of `paths` to the file `out`, a shard at a time (a version-3 record
+/// is 2.7 kB on 15x15: a million positions would not sit well in memory).
+fn write_shards(out: &Path, paths: Vec<PathBuf>) -> Result<(usize, u32, usize), String> {
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
-    let mut file =
-        std::io::BufWriter::new(std::fs::File::create(&args.out).map_err(|e| io(&args.out, e))?);
+    let mut file = std::io::BufWriter::new(std::fs::File::create(out).map_err(|e| io(out, e))?);
     // The header's size and count are written once known.
     file.write_all(&[0; features::HEADER_BYTES])
-        .map_err(|e| io(&args.out, e))?;
+        .map_err(|e| io(out, e))?;
     let mut size = None;
     let mut body = Vec::new();
     let (mut games, mut records, mut bad) = (0, 0u32, 0);
@@ -112,15 +119,13 @@ fn write_shards(args: &Args, paths: Vec<PathBuf>) -> Result<(usize, u32, usize),
             records += features::write_game(game, &mut body) as u32;
             games += 1;
         }
-        file.write_all(&body).map_err(|e| io(&args.out, e))?;
+        file.write_all(&body).map_err(|e| io(out, e))?;
         body.clear();
     }
     let size = size.ok_or("the shards hold no game")?;
-    let mut file = file
-        .into_inner()
-        .map_err(|e| io(&args.out, e.into_error()))?;
+    let mut file = file.into_inner().map_err(|e| io(out, e.into_error()))?;
     file.seek(std::io::SeekFrom::Start(0))
         .and_then(|_| file.write_all(&features::header(size, records)))
-        .map_err(|e| io(&args.out, e))?;
+        .map_err(|e| io(out, e))?;
     Ok((games, records, bad))
 }
