@@ -16,12 +16,12 @@ use thiserror::Error;
 /// freestyle games alone as it is, beat the classical evaluation under standard too
 /// (session 33): +79 Elo over 400 games; it is not measured under standard itself.
 pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-window.wznet");
-/// The built-in net of 15x15 renju: `freestyle15-h64` (the 15x15 net built in before
-/// [`BUILTIN_NET`]) trained on for four epochs on renju games it played. Against
-/// `freestyle15-h64` under renju (docs/strength.md, session 35; both colours of 200
-/// balanced renju openings a run): +58 Elo [+28, +89] at 10,000 nodes a
-/// move; at 100 ms a move 430-359-11 over two runs, +31 [+10, +52].
-pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-gen1.wznet");
+/// The built-in net of 15x15 renju: [`BUILTIN_NET`] (version 6) trained on for four
+/// epochs on the renju games of `train/data/renju15-n10000-s1` (nets/README.md). Against
+/// `renju15-gen1` (the renju net before it) under renju at 100 ms a move (docs/strength.md,
+/// session 45; both colours of the 200 balanced renju openings of s1, then of s2):
+/// 418-355-27 of 800, +27 Elo [+9, +46].
+pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-window.wznet");
 /// The built-in net of 20x20 freestyle: `freestyle15-h64` trained on for four epochs on
 /// 20x20 games it played. Against the classical evaluation at 100 ms a move
 /// (docs/strength.md, session 35; both colours of 200 balanced 20x20 openings):
