@@ -9,18 +9,20 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// The built-in net of 15x15 freestyle and standard (`nets/`, with its provenance in
-/// `nets/README.md`): a version-6 net, `freestyle15-split` (version 5, built in before it)
-/// trained on with the policy's window term. Against `freestyle15-split` at equal time
-/// (docs/strength.md, session 44; both colours of balanced openings, 100 and 200 ms a
-/// move): 742-656-202 of 1,600 games, +19 Elo [+5, +33]. An ancestor, trained on
-/// freestyle games alone as it is, beat the classical evaluation under standard too
-/// (session 33): +79 Elo over 400 games; it is not measured under standard itself.
-pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-window.wznet");
-/// The built-in net of 15x15 renju: [`BUILTIN_NET`] (version 6) trained on for four
-/// epochs on the renju games of `train/data/renju15-n10000-s1` (nets/README.md). Against
-/// `renju15-gen1` (the renju net before it) under renju at 100 ms a move (docs/strength.md,
-/// session 45; both colours of the 200 balanced renju openings of s1, then of s2):
-/// 418-355-27 of 800, +27 Elo [+9, +46].
+/// `nets/README.md`): a version-6 net, `freestyle15-window` (built in before it) trained on
+/// for three epochs with its own games added to the data (`freestyle15-n10000-s8`).
+/// Against `freestyle15-window` at equal time (docs/strength.md, session 45; both colours
+/// of balanced openings, 100 ms a move): 371-315-114 of 800 games, +24 Elo [+4, +45]. An
+/// ancestor, trained on freestyle games alone as it is, beat the classical evaluation
+/// under standard too (session 33): +79 Elo over 400 games; it is not measured under
+/// standard itself.
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-window-s8.wznet");
+/// The built-in net of 15x15 renju: `freestyle15-window` (version 6, built in for
+/// freestyle before [`BUILTIN_NET`]) trained on for four epochs on the renju games of
+/// `train/data/renju15-n10000-s1` (nets/README.md). Against `renju15-gen1` (the renju net
+/// before it) under renju at 100 ms a move (docs/strength.md, session 45; both colours of
+/// the 200 balanced renju openings of s1, then of s2): 418-355-27 of 800, +27 Elo [+9,
+/// +46].
 pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-window.wznet");
 /// The built-in net of 20x20 freestyle: `freestyle15-h64` trained on for four epochs on
 /// 20x20 games it played. Against the classical evaluation at 100 ms a move
