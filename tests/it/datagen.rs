@@ -186,7 +186,11 @@ fn features_hold_one_record_per_searched_position() {
         .expect("wuzi runs");
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("no game"));
-    assert_eq!(std::fs::read(&out).unwrap(), bytes, "the older file is kept");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        bytes,
+        "the older file is kept"
+    );
     assert!(!job.out.join("all.wzf.partial").exists());
     let empty = job.out.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
