@@ -167,7 +167,10 @@ mod tests {
         let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
         let e = Evaluation::from_arg(readme).unwrap_err();
         assert!(e.to_string().contains("not a wuzi net file"), "{e}");
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-window.wznet");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/nets/freestyle15-window-s8.wznet"
+        );
         let Evaluation::Net(net) = Evaluation::from_arg(path).unwrap() else {
             panic!("a net");
         };
