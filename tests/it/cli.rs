@@ -135,11 +135,14 @@ fn solve_finds_a_vcf_and_sees_none() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("VCT: win for black ("));
 
-    // A node budget: the solver stops there and leaves the answer unknown. A VCT of
-    // `../shared/data/tactics/freestyle_win.tsv` (row lfz_c01_100) takes
-    // thousands of nodes.
-    let vct = "10,4 7,3 8,5 6,4 9,5 10,5 9,6 8,6 7,7 8,7 7,8 6,8 8,8 9,8 6,9 8,9";
-    let vct: Vec<&str> = vct.split(' ').collect();
+    // A node budget: the solver stops there and leaves the answer unknown. The VCT of row
+    // lfz_c01_100 of `tactics/freestyle_win.tsv` takes thousands of nodes.
+    let row = crate::common::suite("tactics/freestyle_win.tsv")
+        .into_iter()
+        .find(|r| r.id == "lfz_c01_100")
+        .expect("the row");
+    let moves: Vec<String> = row.moves.iter().map(|p| p.to_string()).collect();
+    let vct: Vec<&str> = moves.iter().map(String::as_str).collect();
     for (nodes, answer) in [
         ("5", "VCT: unknown, budget exhausted (6 nodes"),
         ("1000000", "VCT: win for black ("),
