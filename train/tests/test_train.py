@@ -28,6 +28,39 @@ def test_split_holds_out_whole_games():
     assert len(trainer.split(games, 0.0, 1)[1]) == 0
 
 
+def test_keyed_split_keeps_its_games_when_data_is_added():
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 2**63, size=2000, dtype=np.uint64)
+    games = np.repeat(np.arange(2000), 3)
+    _, ho = trainer.split(games, 0.1, seed=7, game_keys=keys)
+    held = set(np.unique(games[ho]))
+    assert 150 < len(held) < 250, "about a tenth"
+    # Each game's fate is its own: the first 1,000 games alone hold out the same ones.
+    _, ho_half = trainer.split(games[:3000], 0.1, seed=7, game_keys=keys[:1000])
+    assert set(np.unique(games[ho_half])) == {g for g in held if g < 1000}
+    # Reordered games keep their fate (the key, not the place, decides).
+    order = rng.permutation(2000)
+    _, ho_perm = trainer.split(games, 0.1, seed=7, game_keys=keys[order])
+    assert {int(order[g]) for g in np.unique(games[ho_perm])} == held
+    assert set(np.unique(games[trainer.split(games, 0.1, seed=8, game_keys=keys)[1]])) != held
+    # Always a game held out when asked, never all of them, none at 0.
+    two = np.array([1, 2], dtype=np.uint64)
+    assert len(trainer.split(np.array([0, 1]), 1e-9, 1, two)[1]) == 1
+    assert len(trainer.split(np.array([0, 1]), 1.0, 1, two)[0]) == 1
+    assert len(trainer.split(games, 0.0, 1, keys)[1]) == 0
+
+
+def test_game_keys_follow_the_game_not_the_file(tmp_path):
+    k, b, s, r = synthetic.make_records(60, 9, seed=4)
+    features.write_features(tmp_path / "a.wzf", 9, k, b, s, r)
+    features.write_features(tmp_path / "b.wzf", 9, k[30:], b[30:], s[30:], r[30:])
+    one = trainer.load([tmp_path / "a.wzf"])
+    both = trainer.load([tmp_path / "b.wzf", tmp_path / "a.wzf"])
+    assert len(one.game_keys) == int(one.games.max()) + 1
+    assert set(one.game_keys.tolist()) <= set(both.game_keys.tolist())
+    assert len(set(one.game_keys.tolist())) > 1
+
+
 def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     for i, n in enumerate((250, 250)):
         k, b, s, r = synthetic.make_records(n, 9, seed=10 + i)

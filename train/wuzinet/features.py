@@ -14,6 +14,7 @@ refuses it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,6 +227,19 @@ def game_ids(records: np.ndarray, file_counts: Sequence[int] | None = None) -> n
         starts = np.cumsum([0] + list(file_counts[:-1]))
         new[starts[starts < n]] = True
     return np.cumsum(new) - 1
+
+
+def game_keys(records: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """A 64-bit key per game (``games``: ``game_ids``), from the pattern keys of its first
+    record: the position the game's searches start from, so the same game gets the same
+    key in any file and beside any other data (games from one opening share it)."""
+    n_games = int(games.max()) + 1 if len(games) else 0
+    starts = np.searchsorted(games, np.arange(n_games))
+    out = np.zeros(n_games, dtype=np.uint64)
+    for g, i in enumerate(starts):
+        digest = hashlib.blake2b(np.ascontiguousarray(records["keys"][i]).tobytes(), digest_size=8)
+        out[g] = int.from_bytes(digest.digest(), "little")
+    return out
 
 
 def write_features(path: Path | str, size: int, keys: np.ndarray, best: np.ndarray,

@@ -55,6 +55,7 @@ class Data:
     score: torch.Tensor  # int16 [N]
     result: torch.Tensor  # int8 [N]
     games: np.ndarray  # inferred game of each record
+    game_keys: np.ndarray | None = None  # a content key per game (features.game_keys)
     files: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
@@ -72,25 +73,53 @@ def load(inputs: Sequence[str | Path], validate: bool = True) -> Data:
         best=torch.from_numpy(rec["best"].astype(np.int64)),
         score=torch.from_numpy(rec["score"].astype(np.int16)),
         result=torch.from_numpy(rec["result"].astype(np.int8)),
-        games=features.game_ids(rec, counts),
+        games=(games := features.game_ids(rec, counts)),
+        game_keys=features.game_keys(rec, games),
         files=[str(p) for p in paths],
     )
 
 
-def split(games: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Record indices (train, held-out): whole games held out, ``held_out`` of them (at
-    least one when there are two or more), picked by ``seed``. Positions of one game are
-    alike, so holding out single records would leak."""
+def split(games: np.ndarray, held_out: float, seed: int,
+          game_keys: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Record indices (train, held-out): whole games held out, about ``held_out`` of them
+    (at least one when there are two or more, never all), picked by ``seed``. Positions of
+    one game are alike, so holding out single records would leak.
+
+    With ``game_keys`` (one content key per game, ``features.game_keys``) a game is held out
+    when its key, mixed with the seed, falls below the share: the choice of a game does not
+    depend on the other games, so a game held out stays held out when data is added (the
+    next generation's net is measured on games its starting net never trained on, and two
+    generations' figures compare). Without, ``held_out`` of the games by a permutation."""
     n_games = int(games.max()) + 1 if len(games) else 0
-    k = int(round(held_out * n_games))
-    if held_out > 0 and n_games >= 2:
-        k = max(k, 1)
-    k = min(k, max(n_games - 1, 0))
-    rng = np.random.default_rng(seed)
-    chosen = np.zeros(n_games, dtype=bool)
-    chosen[rng.permutation(n_games)[:k]] = True
+    if game_keys is not None:
+        if len(game_keys) != n_games:
+            raise ValueError(f"{len(game_keys)} game keys for {n_games} games")
+        u = mix(np.asarray(game_keys, dtype=np.uint64), seed)
+        share = min(max(held_out, 0.0), 1.0)
+        chosen = u < np.uint64(min(int(share * 2.0**64), 2**64 - 1))
+        if held_out > 0 and n_games >= 2 and not chosen.any():
+            chosen[int(np.argmin(u))] = True
+        if n_games and chosen.all():
+            chosen[int(np.argmax(u))] = False
+    else:
+        k = int(round(held_out * n_games))
+        if held_out > 0 and n_games >= 2:
+            k = max(k, 1)
+        k = min(k, max(n_games - 1, 0))
+        rng = np.random.default_rng(seed)
+        chosen = np.zeros(n_games, dtype=bool)
+        chosen[rng.permutation(n_games)[:k]] = True
     held = chosen[games]
     return np.nonzero(~held)[0], np.nonzero(held)[0]
+
+
+def mix(keys: np.ndarray, seed: int) -> np.ndarray:
+    """64-bit keys mixed with ``seed`` (splitmix64's finaliser): uniform over the 64 bits."""
+    with np.errstate(over="ignore"):
+        z = keys ^ np.uint64((seed * 0x9E3779B97F4A7C15) % 2**64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
 
 
 def new_net(cfg: Config) -> model.WuziNet:
@@ -238,7 +267,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(max(1, cfg.threads))
     rng = np.random.default_rng(cfg.seed)
-    train_idx, held_idx = split(data.games, cfg.held_out, cfg.seed)
+    train_idx, held_idx = split(data.games, cfg.held_out, cfg.seed, data.game_keys)
     if len(train_idx) == 0:
         raise ValueError("no training record (too few records or games)")
     params = None
