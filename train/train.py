@@ -25,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=d.lr, help="AdamW's learning rate (cosine decay to 1/20)")
     ap.add_argument("--weight-decay", type=float, default=d.weight_decay)
     ap.add_argument("--seed", type=int, default=d.seed, help="initialisation, shuffling and the held-out split")
-    ap.add_argument("--held-out", type=float, default=d.held_out, help="share of the games held out")
+    ap.add_argument("--held-out", type=float, default=d.held_out,
+                    help="share of the games held out (each game by a key of its first position and --seed, "
+                         "so a game held out stays held out when data is added)")
     ap.add_argument("--threads", type=int, default=d.threads, help="PyTorch's CPU threads")
     ap.add_argument("--lambda", dest="lam", type=float, default=d.lam,
                     help="weight of the game result in the value target (the rest: the search score)")
