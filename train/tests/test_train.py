@@ -75,6 +75,7 @@ def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     assert "epoch 6/6" in printed and "held-out value" in printed
     report = json.loads(out.with_suffix(".json").read_text())
     assert report["data"]["positions"] == 500 and report["data"]["held_out_positions"] > 0
+    assert report["data"]["held_out_split"] == "game key" and report["data"]["held_out_games"] >= 1
     first, last = report["held_out_initial"], report["held_out"]
     assert last["policy_loss"] < first["policy_loss"] - 1.0
     assert last["value_loss"] + last["policy_loss"] < first["value_loss"] + first["policy_loss"]

@@ -361,6 +361,10 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             "games": n_games,
             "train_positions": int(len(train_idx)),
             "held_out_positions": int(len(held_idx)),
+            "held_out_games": int(len(np.unique(data.games[held_idx]))),
+            # "game key": each game by a key of its first position (comparable across data
+            # sets); "permutation": by a permutation of this data's games.
+            "held_out_split": "game key" if data.game_keys is not None else "permutation",
         },
         "config": cfg.__dict__.copy(),
         "net": {"version": cfg.net_version, "K": int(net.embedding.shape[0]),
