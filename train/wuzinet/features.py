@@ -229,11 +229,16 @@ def game_ids(records: np.ndarray, file_counts: Sequence[int] | None = None) -> n
     return np.cumsum(new) - 1
 
 
+def game_count(games: np.ndarray) -> int:
+    """The number of games in ``games`` (``game_ids``: numbered from 0 in order)."""
+    return int(games.max()) + 1 if len(games) else 0
+
+
 def game_keys(records: np.ndarray, games: np.ndarray) -> np.ndarray:
     """A 64-bit key per game (``games``: ``game_ids``), from the pattern keys of its first
     record: the position the game's searches start from, so the same game gets the same
     key in any file and beside any other data (games from one opening share it)."""
-    n_games = int(games.max()) + 1 if len(games) else 0
+    n_games = game_count(games)
     starts = np.searchsorted(games, np.arange(n_games))
     out = np.zeros(n_games, dtype=np.uint64)
     for g, i in enumerate(starts):

@@ -90,7 +90,7 @@ def split(games: np.ndarray, held_out: float, seed: int,
     depend on the other games, so a game held out stays held out when data is added (the
     next generation's net is measured on games its starting net never trained on, and two
     generations' figures compare). Without, ``held_out`` of the games by a permutation."""
-    n_games = int(games.max()) + 1 if len(games) else 0
+    n_games = features.game_count(games)
     if game_keys is not None:
         if len(game_keys) != n_games:
             raise ValueError(f"{len(game_keys)} game keys for {n_games} games")
@@ -297,11 +297,12 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         opt, lambda s: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(s, total) / total))
     )
     base = baselines(data, train_idx, held_idx, cfg)
-    n_games = int(data.games.max()) + 1 if len(data.games) else 0
+    n_games = features.game_count(data.games)
+    held_games = len(np.unique(data.games[held_idx]))
     log(
         f"{len(data)} positions ({data.size}x{data.size}) in {n_games} games from "
         f"{len(data.files)} file(s): {len(train_idx)} to train, {len(held_idx)} held out "
-        f"({len(np.unique(data.games[held_idx]))} games)"
+        f"({held_games} games)"
     )
     if base:
         log(
@@ -361,7 +362,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             "games": n_games,
             "train_positions": int(len(train_idx)),
             "held_out_positions": int(len(held_idx)),
-            "held_out_games": int(len(np.unique(data.games[held_idx]))),
+            "held_out_games": held_games,
             # "game key": each game by a key of its first position (comparable across data
             # sets); "permutation": by a permutation of this data's games.
             "held_out_split": "game key" if data.game_keys is not None else "permutation",
