@@ -1,15 +1,16 @@
 //! Move generation properties on fuzzed games: every generated move is legal (on the board,
 //! empty, not forbidden for black under renju); every empty point near a stone that is not
 //! forbidden is generated, and the search's row-order candidates are the same set; fours
-//! and fives agree with the threat classes; the incremental state equals a fresh
-//! recomputation; undo restores the hash.
+//! and fives agree with the threat classes; the replies to a four-three point are empty
+//! points, without duplicates, only where the opponent has one; the incremental state
+//! equals a fresh recomputation; undo restores the hash.
 #![no_main]
 
 mod common;
 
 use common::{decode, Game};
 use libfuzzer_sys::fuzz_target;
-use wuzi::movegen::{candidates_by_row, generate, GenKind};
+use wuzi::movegen::{candidates_by_row, four_three_defences, generate, GenKind};
 use wuzi::threat::Threat;
 use wuzi::types::{Color, Pos};
 use wuzi::Board;
@@ -69,6 +70,17 @@ fn check(g: &mut Game) {
         let want = b.is_empty(p) && b.threat(p, side) >= Threat::Five && !forbidden.contains(&p);
         assert_eq!(g.list.contains(p), want, "fives {p}");
     }
+    four_three_defences(b, &mut g.list);
+    if b.count(!side, Threat::Block4Flex3) == 0 {
+        assert!(g.list.is_empty(), "four-three replies without a four-three point");
+    }
+    let mut seen: Vec<Pos> = g.list.iter().collect();
+    for &m in &seen {
+        assert!(m.on_board(b.size()) && b.is_empty(m), "{m} is not an empty point");
+    }
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), g.list.len(), "a four-three reply twice");
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -254,3 +254,104 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
         }
     }
 }
+
+/// Replies of the side to move to an opponent's four-three point (a point where the
+/// opponent's stone would make a four and an open three at once, which wins unless the block
+/// of the four makes a four of ours), for a position where the opponent has no five or
+/// straight-four point. Fills `list` with our fours, then the points that may stop the
+/// threat directly: the four-three point itself; along the line of its open three, every
+/// empty point within four cells (up to a stone of ours) where the opponent would make at
+/// least a blocked three (every point whose stone leaves no open three there is one); along
+/// the line of its four, the point where that four would make five; and the points that
+/// would let our block there make a four of ours (along each line through it, within four
+/// cells and up to an opponent stone, every empty point where we would make at least a
+/// blocked three). With several four-three points, the answers to the first: a move that
+/// stops none of its parts lets it win.
+///
+/// Leaves `list` empty when the threat needs no direct answer (our stone on that five point
+/// would already make a four), and under renju and caro, whose forbidden points and closed
+/// fives make a four-three point's threat uncertain.
+pub fn four_three_defences(board: &Board, list: &mut MoveList) {
+    list.clear();
+    if !matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
+        return;
+    }
+    let me = board.to_move();
+    let opp = !me;
+    let Some(c) = board
+        .cells()
+        .iter()
+        .copied()
+        .find(|&p| board.threat(p, opp) == Threat::Block4Flex3)
+    else {
+        return;
+    };
+    let geo = board.geometry();
+    // The empty points along `d` from `c`, within four cells, past the stones of `through`
+    // and up to one of the other side's.
+    let line = |c: Pos, d: Dir, through: Color| {
+        [-1isize, 1].into_iter().flat_map(move |sign| {
+            (1..=4)
+                .map(move |k| geo.step(c, d, sign * k))
+                .take_while(move |p| p.is_some_and(|p| board.stone(p) != Some(!through)))
+                .flatten()
+                .filter(move |&p| board.is_empty(p))
+        })
+    };
+    // The five points of the four: the first empty point each way past the opponent's
+    // stones where the opponent would make a four along the line too.
+    let mut fives = [Pos::NONE; 2];
+    for d in Dir::ALL {
+        if board.pattern(c, opp, d) != Pattern::B4 {
+            continue;
+        }
+        for (slot, sign) in fives.iter_mut().zip([-1isize, 1]) {
+            let first_empty = (1..=4)
+                .map_while(|k| geo.step(c, d, sign * k))
+                .find(|&p| board.stone(p) != Some(opp))
+                .filter(|&p| board.is_empty(p));
+            if let Some(q) = first_empty.filter(|&q| board.pattern(q, opp, d) >= Pattern::B4) {
+                if board.threat(q, me) >= Threat::Block4 {
+                    // Our block of the four makes a four: no direct answer needed.
+                    return;
+                }
+                *slot = q;
+            }
+        }
+        break;
+    }
+    let add = |list: &mut MoveList, p: Pos| {
+        if !list.contains(p) {
+            list.push(p);
+        }
+    };
+    let mut fours = board.count_at_least(me, Threat::Block4);
+    let mut cells = board.cells().iter();
+    while fours > 0 {
+        let Some(&p) = cells.next() else { break };
+        if board.threat(p, me) >= Threat::Block4 {
+            fours -= 1;
+            list.push(p);
+        }
+    }
+    add(list, c);
+    for d in Dir::ALL {
+        if board.pattern(c, opp, d) == Pattern::F3 {
+            for p in line(c, d, opp) {
+                if board.pattern(p, opp, d) >= Pattern::B3 {
+                    add(list, p);
+                }
+            }
+        }
+    }
+    for q in fives.into_iter().filter(|q| !q.is_none()) {
+        add(list, q);
+        for d in Dir::ALL {
+            for p in line(q, d, me) {
+                if board.pattern(p, me, d) >= Pattern::B3 {
+                    add(list, p);
+                }
+            }
+        }
+    }
+}

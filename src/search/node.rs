@@ -1,7 +1,7 @@
 //! The node search: negamax with alpha-beta and principal variation search, the table,
 //! pruning, extensions and reductions, the pending (not yet made) child, and the leaves.
 use super::params::*;
-use super::picker::must_answer_three;
+use super::picker::{answers_four_three, must_answer_three};
 use super::*;
 
 impl Searcher<'_> {
@@ -152,7 +152,10 @@ impl Searcher<'_> {
         // 6. Moves.
         let mut list = self.take_list(ply);
         let forced = opp_fives > 0;
-        let defending_three = must_answer_three(&self.board);
+        // Nodes that answer a threat generate a narrower list, which may not hold the table
+        // move.
+        let defending = must_answer_three(&self.board)
+            || answers_four_three(&self.board, ply, &self.shared.params);
         // The table move first, before the others are generated: a cut by it (the common
         // case) saves generating and scoring the list. Only where the list would hold it
         // first: a quiet node's candidates (every empty cell near a stone) always hold a
@@ -161,7 +164,7 @@ impl Searcher<'_> {
         let staged = tt_move != Pos::NONE
             && excluded == Pos::NONE
             && !forced
-            && !defending_three
+            && !defending
             && self.board.is_empty(tt_move)
             && self.board.is_near(tt_move)
             && !(me == Color::Black

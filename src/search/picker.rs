@@ -4,6 +4,7 @@
 //! quiet nodes.
 use super::params::*;
 use super::*;
+use crate::Rule;
 
 impl Searcher<'_> {
     /// Fills `list` with the moves of this node, scored for ordering, in no particular order
@@ -36,6 +37,11 @@ impl Searcher<'_> {
         if must_answer_three(b) {
             // Only our fours, or points that block its open threes, can hold.
             crate::movegen::three_defences(b, list);
+        } else if answers_four_three(b, ply, &self.shared.params) && {
+            crate::movegen::four_three_defences(b, list);
+            !list.is_empty()
+        } {
+            // Only our fours, or points that may stop its four-three directly.
         } else {
             // Row order: every caller sorts the list by score, then position.
             crate::movegen::candidates_by_row(b, list);
@@ -118,4 +124,13 @@ impl Searcher<'_> {
 pub(super) fn must_answer_three(b: &Board) -> bool {
     let me = b.to_move();
     b.count(!me, Threat::Flex4) > 0 && b.count(me, Threat::Flex4) == 0
+}
+
+/// Does the side to move, below the root, answer an opponent's four-three point with the
+/// moves that may stop it ([`crate::movegen::four_three_defences`]) alone?
+pub(super) fn answers_four_three(b: &Board, ply: usize, params: &Params) -> bool {
+    params.four_three_replies() > 0
+        && ply > 0
+        && matches!(b.rule(), Rule::Freestyle | Rule::Standard)
+        && b.count(!b.to_move(), Threat::Block4Flex3) > 0
 }

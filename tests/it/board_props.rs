@@ -18,7 +18,9 @@
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use wuzi::movegen::{five_defences, generate, three_defences, GenKind, MoveList};
+use wuzi::movegen::{
+    five_defences, four_three_defences, generate, three_defences, GenKind, MoveList,
+};
 use wuzi::pattern::Pattern;
 use wuzi::threat::Threat;
 use wuzi::types::{Color, Dir, Pos, Rule};
@@ -304,6 +306,9 @@ fn check_defences(
         assert_eq!(sorted(list), want, "five defences\n{}", diagram(b));
         return;
     }
+    if b.count(opp, Threat::Flex4) == 0 && b.count(me, Threat::Flex4) == 0 {
+        check_four_three_defences(b, list, empties);
+    }
     if b.count(opp, Threat::Flex4) == 0 || b.count(me, Threat::Flex4) > 0 {
         return;
     }
@@ -344,6 +349,73 @@ fn check_defences(
                 diagram(b)
             );
         }
+    }
+}
+
+/// Against a four-three point of the opponent's (freestyle and standard), with no five or
+/// straight-four point on the board: `four_three_defences` holds every move that stops the
+/// threat directly, tried one by one. After a move it leaves out, the opponent's stone on
+/// the first four-three point still makes a four and a straight-four point that our block of
+/// the four neither stops nor answers with a four. An empty list only where our stone on
+/// that four's five point would make a four.
+fn check_four_three_defences(b: &mut Board, list: &mut MoveList, empties: &[Pos]) {
+    let me = b.to_move();
+    let opp = !me;
+    let applies = matches!(b.rule(), Rule::Freestyle | Rule::Standard)
+        && b.count(opp, Threat::Block4Flex3) > 0;
+    four_three_defences(b, list);
+    if !applies {
+        assert!(list.is_empty(), "no four-three point, or another rule");
+        return;
+    }
+    let c = *b
+        .cells()
+        .iter()
+        .find(|&&p| b.threat(p, opp) == Threat::Block4Flex3)
+        .unwrap();
+    // The five points of the four `c` makes, from the board after it.
+    b.make_pass();
+    b.make(c);
+    let fives: Vec<Pos> = empties
+        .iter()
+        .copied()
+        .filter(|&q| b.is_empty(q) && b.threat(q, opp) == Threat::Five)
+        .collect();
+    b.undo();
+    b.undo();
+    if list.is_empty() {
+        assert!(
+            fives.iter().any(|&q| b.threat(q, me) >= Threat::Block4),
+            "no four-three defences\n{}",
+            diagram(b)
+        );
+        return;
+    }
+    let got = sorted(list);
+    for &p in empties {
+        if got.contains(&p) {
+            continue;
+        }
+        assert!(
+            b.threat(p, me) < Threat::Block4,
+            "four {p} missing\n{}",
+            diagram(b)
+        );
+        b.make(p);
+        b.make(c);
+        let q = *b
+            .cells()
+            .iter()
+            .find(|&&q| b.threat(q, opp) == Threat::Five)
+            .unwrap_or_else(|| panic!("{p} stops the four of {c}\n{}", diagram(b)));
+        b.make(q);
+        assert!(
+            b.count(me, Threat::Five) == 0 && b.count(opp, Threat::Flex4) > 0,
+            "{p} stops the four-three at {c}"
+        );
+        b.undo();
+        b.undo();
+        b.undo();
     }
 }
 

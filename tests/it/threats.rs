@@ -206,3 +206,50 @@ fn check_lean_vcf(step: usize, min_wins: usize, min_cut: usize) {
         "too few wins ({wins}) or cut searches ({cut})"
     );
 }
+
+/// Against an opponent's four-three point, every reply of `freestyle_defend_vcf.tsv`'s
+/// complete answer sets (the replies after which no VCF remains) is among
+/// `four_three_defences`' moves, or the generator leaves the node to the full candidate
+/// list (an empty list). The suite's rows are the exact set; the generator adds moves that
+/// may stop the threat but let another VCF through.
+#[test]
+fn four_three_defences_hold_every_defence_of_the_suite() {
+    use wuzi::movegen::{four_three_defences, MoveList};
+    use wuzi::threat::Threat;
+    let (mut rows, mut narrowed, mut moves, mut answers_seen) = (0, 0, 0, 0);
+    for row in suite("tactics/freestyle_defend_vcf.tsv") {
+        let b = row.board().unwrap();
+        let me = b.to_move();
+        let opp = !me;
+        if b.count(opp, Threat::Block4Flex3) == 0
+            || b.count(opp, Threat::Five) > 0
+            || b.count(opp, Threat::Flex4) > 0
+            || b.count(me, Threat::Flex4) > 0
+        {
+            continue;
+        }
+        rows += 1;
+        let mut list = MoveList::new();
+        four_three_defences(&b, &mut list);
+        if list.is_empty() {
+            continue;
+        }
+        narrowed += 1;
+        moves += list.len();
+        let PointSet::Points(answers) = &row.answers else {
+            panic!("{}: no answer set", row.id)
+        };
+        for p in answers {
+            answers_seen += 1;
+            assert!(list.contains(*p), "{}: defence {p} missing", row.id);
+        }
+    }
+    eprintln!(
+        "four-three defences: {rows} rows, {narrowed} narrowed, {moves} moves, \
+         {answers_seen} answers"
+    );
+    assert!(
+        narrowed >= 90,
+        "too few rows with a four-three point: {narrowed}"
+    );
+}
