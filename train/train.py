@@ -46,12 +46,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="start from this net file (its shape: hidden width) instead of "
                          "random weights; a version-5 file starts a version-6 net with "
                          "--net-version 6")
+    ap.add_argument("--value-only", action="store_true",
+                    help="train the value layers alone; the key vectors, the policy and its "
+                         "window term stay as the --init net has them")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
         policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, hidden=a.hidden,
-        init=a.init, net_version=a.net_version,
+        init=a.init, net_version=a.net_version, value_only=a.value_only,
     )
     t0 = time.perf_counter()
     try:

@@ -192,3 +192,26 @@ def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
     assert train_cli.main(["--data", str(tmp_path / "v1.wzf"), "--out", str(tmp_path / "x.wznet"),
                            "--net-version", "6", "--epochs", "1"]) == 2
     assert "version-3 feature files" in capsys.readouterr().err
+
+
+def test_value_only_training_keeps_the_cells_and_the_policy(tmp_path, capsys):
+    k, b, s, r = synthetic.make_records(300, 9, seed=43)
+    w = synthetic.make_windows(k, 43)
+    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
+    args = ["--data", str(tmp_path / "v3.wzf"), "--epochs", "2", "--batch", "32", "--lr", "0.01",
+            "--held-out", "0.1", "--seed", "3", "--net-version", "6"]
+    first = tmp_path / "first.wznet"
+    assert train_cli.main(args + ["--out", str(first)]) == 0
+    more = tmp_path / "more.wznet"
+    assert train_cli.main(args + ["--out", str(more), "--init", str(first), "--value-only"]) == 0
+    a, b2 = netfile.read_net(first), netfile.read_net(more)
+    for key in ("embedding", "policy.weight", "policy.bias", "policy.window"):
+        assert np.array_equal(a[key], b2[key]), key
+    assert not np.array_equal(a["value1.weight"], b2["value1.weight"])
+    was = json.loads(first.with_suffix(".json").read_text())["held_out_quantised"]
+    now = json.loads(more.with_suffix(".json").read_text())["held_out"]
+    assert abs(now["policy_loss"] - was["policy_loss"]) < 1e-4
+    # Without a net to start from: a clear error.
+    capsys.readouterr()
+    assert train_cli.main(args + ["--out", str(tmp_path / "x.wznet"), "--value-only"]) == 2
+    assert "--value-only" in capsys.readouterr().err

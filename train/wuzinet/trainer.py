@@ -25,6 +25,9 @@ class Config:
     quant_epochs: int = 2
     # The value head's learning rate is this many times ``lr`` (1: the same; kept as a knob).
     value_lr_mult: float = 1.0
+    # Train the value layers alone: the key vectors, the policy and its window term stay as
+    # the ``init`` net has them (which needs ``init``).
+    value_only: bool = False
     weight_decay: float = 1e-4
     seed: int = 1
     held_out: float = 0.05
@@ -271,6 +274,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     if len(train_idx) == 0:
         raise ValueError("no training record (too few records or games)")
     params = None
+    if cfg.value_only and not cfg.init:
+        raise InitError("--value-only trains the value layers of an --init net: name one")
     if cfg.init:
         # The file is read once; its shape decides the net's.
         try:
@@ -288,7 +293,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     other_params = [net.embedding] + list(net.policy.parameters())
     if net.window is not None:
         other_params.append(net.window)
-    groups = [{"params": other_params, "lr": cfg.lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
+    other_lr = 0.0 if cfg.value_only else cfg.lr
+    groups = [{"params": other_params, "lr": other_lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     steps_per_epoch = math.ceil(len(train_idx) / cfg.batch)
     total = max(1, steps_per_epoch * cfg.epochs)
