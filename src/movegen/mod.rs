@@ -257,15 +257,15 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
 
 /// Replies of the side to move to an opponent's four-three point (a point where the
 /// opponent's stone would make a four and an open three at once, which wins unless the block
-/// of the four makes a four of ours), for a position where the opponent has no five or
-/// straight-four point. Fills `list` with our fours, then the points that may stop the
-/// threat directly: the four-three point itself; along the line of its open three, every
-/// empty point within four cells (up to a stone of ours) where the opponent would make at
-/// least a blocked three (every point whose stone leaves no open three there is one); along
-/// the line of its four, the point where that four would make five; and the points that
-/// would let our block there make a four of ours (along each line through it, within four
-/// cells and up to an opponent stone, every empty point where we would make at least a
-/// blocked three). With several four-three points, the answers to the first: a move that
+/// of the four makes a four of ours), for a position where neither side has a five point
+/// and the opponent no straight-four point. Fills `list` with our fours, then the points
+/// that may stop the threat directly: the four-three point itself; along the line of its
+/// open three, every empty point within four cells (up to a stone of ours) where the
+/// opponent would make at least a blocked three (every point whose stone leaves no open
+/// three there is one); along the line of its four, the point where that four would make
+/// five; and the points that would let our block there make a four of ours (along each line
+/// through it, within four cells and up to an opponent stone, every empty point where we
+/// would make at least a blocked three). With several four-three points, the answers to the first: a move that
 /// stops none of its parts lets it win.
 ///
 /// Leaves `list` empty when the threat needs no direct answer (our stone on that five point

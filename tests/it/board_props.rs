@@ -306,7 +306,11 @@ fn check_defences(
         assert_eq!(sorted(list), want, "five defences\n{}", diagram(b));
         return;
     }
-    if b.count(opp, Threat::Flex4) == 0 && b.count(me, Threat::Flex4) == 0 {
+    // (With a five point of ours the search plays it: no reply is asked.)
+    if b.count(opp, Threat::Flex4) == 0
+        && b.count(me, Threat::Flex4) == 0
+        && b.count(me, Threat::Five) == 0
+    {
         check_four_three_defences(b, list, empties);
     }
     if b.count(opp, Threat::Flex4) == 0 || b.count(me, Threat::Flex4) > 0 {
@@ -411,7 +415,9 @@ fn check_four_three_defences(b: &mut Board, list: &mut MoveList, empties: &[Pos]
         b.make(q);
         assert!(
             b.count(me, Threat::Five) == 0 && b.count(opp, Threat::Flex4) > 0,
-            "{p} stops the four-three at {c}"
+            "{p} stops the four-three at {c} ({}, {me} to move)\n{}",
+            b.rule(),
+            diagram(b)
         );
         b.undo();
         b.undo();
