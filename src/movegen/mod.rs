@@ -213,18 +213,7 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
     let me = board.to_move();
     let opp = !me;
     let check_forbid = me == Color::Black && board.rule().has_forbidden();
-    // Our fours (the counts say when the scan can stop).
-    let mut fours = board.count_at_least(me, Threat::Block4);
-    let mut cells = board.cells().iter();
-    while fours > 0 {
-        let Some(&p) = cells.next() else { break };
-        if board.threat(p, me) >= Threat::Block4 {
-            fours -= 1;
-            if !(check_forbid && board.is_forbidden(p)) {
-                list.push(p);
-            }
-        }
-    }
+    push_fours(board, list);
     // The opponent's straight-four points, and along each of their four lines the points
     // that block it.
     let caro = matches!(board.rule(), Rule::Caro { .. });
@@ -255,6 +244,25 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
     }
 }
 
+/// Appends the side to move's four points (its five points included) to `list`, in
+/// centre-out order, never a forbidden point for black under renju; the class counts say
+/// when the scan can stop.
+fn push_fours(board: &mut Board, list: &mut MoveList) {
+    let me = board.to_move();
+    let check_forbid = me == Color::Black && board.rule().has_forbidden();
+    let mut fours = board.count_at_least(me, Threat::Block4);
+    let mut cells = board.cells().iter();
+    while fours > 0 {
+        let Some(&p) = cells.next() else { break };
+        if board.threat(p, me) >= Threat::Block4 {
+            fours -= 1;
+            if !(check_forbid && board.is_forbidden(p)) {
+                list.push(p);
+            }
+        }
+    }
+}
+
 /// Replies of the side to move to an opponent's four-three point (a point where the
 /// opponent's stone would make a four and an open three at once, which wins unless the block
 /// of the four makes a four of ours), for a position where neither side has a five point
@@ -271,7 +279,7 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
 /// Leaves `list` empty when the threat needs no direct answer (our stone on that five point
 /// would already make a four), and under renju and caro, whose forbidden points and closed
 /// fives make a four-three point's threat uncertain.
-pub fn four_three_defences(board: &Board, list: &mut MoveList) {
+pub fn four_three_defences(board: &mut Board, list: &mut MoveList) {
     list.clear();
     if !matches!(board.rule(), Rule::Freestyle | Rule::Standard) {
         return;
@@ -287,17 +295,6 @@ pub fn four_three_defences(board: &Board, list: &mut MoveList) {
         return;
     };
     let geo = board.geometry();
-    // The empty points along `d` from `c`, within four cells, past the stones of `through`
-    // and up to one of the other side's.
-    let line = |c: Pos, d: Dir, through: Color| {
-        [-1isize, 1].into_iter().flat_map(move |sign| {
-            (1..=4)
-                .map(move |k| geo.step(c, d, sign * k))
-                .take_while(move |p| p.is_some_and(|p| board.stone(p) != Some(!through)))
-                .flatten()
-                .filter(move |&p| board.is_empty(p))
-        })
-    };
     // The five points of the four: the first empty point each way past the opponent's
     // stones where the opponent would make a four along the line too.
     let mut fives = [Pos::NONE; 2];
@@ -320,20 +317,24 @@ pub fn four_three_defences(board: &Board, list: &mut MoveList) {
         }
         break;
     }
+    push_fours(board, list);
+    let board = &*board;
+    // The empty points along `d` from `c`, within four cells, past the stones of `through`
+    // and up to one of the other side's.
+    let line = |c: Pos, d: Dir, through: Color| {
+        [-1isize, 1].into_iter().flat_map(move |sign| {
+            (1..=4)
+                .map(move |k| geo.step(c, d, sign * k))
+                .take_while(move |p| p.is_some_and(|p| board.stone(p) != Some(!through)))
+                .flatten()
+                .filter(move |&p| board.is_empty(p))
+        })
+    };
     let add = |list: &mut MoveList, p: Pos| {
         if !list.contains(p) {
             list.push(p);
         }
     };
-    let mut fours = board.count_at_least(me, Threat::Block4);
-    let mut cells = board.cells().iter();
-    while fours > 0 {
-        let Some(&p) = cells.next() else { break };
-        if board.threat(p, me) >= Threat::Block4 {
-            fours -= 1;
-            list.push(p);
-        }
-    }
     add(list, c);
     for d in Dir::ALL {
         if board.pattern(c, opp, d) == Pattern::F3 {

@@ -218,7 +218,7 @@ fn four_three_defences_hold_every_defence_of_the_suite() {
     use wuzi::threat::Threat;
     let (mut rows, mut narrowed, mut moves, mut answers_seen) = (0, 0, 0, 0);
     for row in suite("tactics/freestyle_defend_vcf.tsv") {
-        let b = row.board().unwrap();
+        let mut b = row.board().unwrap();
         let me = b.to_move();
         let opp = !me;
         if b.count(opp, Threat::Block4Flex3) == 0
@@ -230,7 +230,7 @@ fn four_three_defences_hold_every_defence_of_the_suite() {
         }
         rows += 1;
         let mut list = MoveList::new();
-        four_three_defences(&b, &mut list);
+        four_three_defences(&mut b, &mut list);
         if list.is_empty() {
             continue;
         }
