@@ -3,6 +3,7 @@ stones add nothing, the four directions are interchangeable, and the value targe
 
 import math
 
+import numpy as np
 import torch
 
 from wuzinet import model, synthetic
@@ -103,6 +104,59 @@ def test_fake_quant_is_the_rounded_net():
     z, logits = net(keys)
     z.sum().backward()
     assert net.embedding.grad is not None and net.embedding.grad.abs().sum() > 0
+
+
+def test_version_7_convolves_the_policy_input():
+    from wuzinet import netfile
+
+    torch.manual_seed(7)
+    keys_np = synthetic.make_records(6, 9, 7)[0]
+    keys = model.WuziNet.prepare_keys(torch.from_numpy(keys_np))
+    windows = torch.from_numpy(synthetic.make_windows(keys_np, 7).astype(np.int64))
+    six = model.WuziNet(version=6)
+    with torch.no_grad():
+        six.window.uniform_(-0.5, 0.5)
+    six = six.folded()
+    seven = model.WuziNet(version=7)
+    netfile.load_into(seven, netfile.params_of(six))
+    # A version-6 file starts a version-7 net at the identity: the same function.
+    with torch.no_grad():
+        for a, b in zip(six(keys, windows), seven(keys, windows)):
+            assert torch.allclose(a, b, atol=1e-6)
+        # A kernel reading only the cell to the left (x - 1): a cell's policy input is its
+        # left neighbour's vector (zero on the first column).
+        seven.conv_weight.zero_()
+        seven.conv_weight[:, 1, 0] = 1.0
+        a = seven.cells(keys)
+        y = seven.convolved(a).reshape(6, 9, 9, -1)
+        grid = a.reshape(6, 9, 9, -1)
+        assert torch.equal(y[:, :, 1:], grid[:, :, :-1]) and torch.all(y[:, :, 0] == 0)
+        # And one reading the cell below (y + 1): zero on the last row.
+        seven.conv_weight.zero_()
+        seven.conv_weight[:, 2, 1] = 1.0
+        y = seven.convolved(a).reshape(6, 9, 9, -1)
+        assert torch.equal(y[:, :-1], grid[:, 1:]) and torch.all(y[:, -1] == 0)
+        # The value does not read the convolution.
+        z1, _ = seven(keys, windows)
+        z0, _ = six(keys, windows)
+        assert torch.allclose(z0, z1, atol=1e-6)
+    # Quantised training sees the inference's net: rounded kernel and bias, the convolved
+    # vectors rounded down to 1/64.
+    with torch.no_grad():
+        seven.conv_weight.uniform_(-0.3, 0.6)
+        seven.conv_bias.uniform_(-0.1, 0.1)
+    rounded = model.WuziNet(version=7)
+    netfile.load_into(rounded, netfile.quantised(netfile.params_of(seven)))
+    rounded.quant = seven.quant = netfile.QUANT
+    with torch.no_grad():
+        y = rounded.convolved(rounded.cells(keys))
+        assert torch.equal(y * 64, torch.round(y * 64))
+        for a, b in zip(seven(keys, windows), rounded(keys, windows)):
+            assert torch.allclose(a, b, atol=1e-5)
+    # Straight through: the gradient reaches the kernel (eval mode: the folded value input).
+    _, logits = seven(keys, windows)
+    logits.masked_fill(torch.isinf(logits), 0).sum().backward()
+    assert seven.conv_weight.grad.abs().sum() > 0 and seven.conv_bias.grad.abs().sum() > 0
 
 
 def test_top_k_hits_ranks_the_best_move():

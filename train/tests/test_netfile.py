@@ -13,11 +13,12 @@ from wuzinet.netfile import NetFileError
 F, H = 32, 16
 # Rows of the table and the magic, per version.
 VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4"), 5: (300, b"WUZINET5"),
-            6: (300, b"WUZINET6")}
+            6: (300, b"WUZINET6"), 7: (300, b"WUZINET7")}
 
 
-def floats_of(k, windows=False):
-    return k * F + H * F + H + H + 1 + F + 1 + (netfile.WINDOW_CODES if windows else 0)
+def floats_of(k, windows=False, conv=False):
+    return (k * F + H * F + H + H + 1 + F + 1 + (netfile.WINDOW_CODES if windows else 0)
+            + (10 * F if conv else 0))
 
 
 def synthetic_inputs(n, size, seed):
@@ -35,16 +36,16 @@ def trained_like_net(seed=3, version=4):
     return net.folded()
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6])
+@pytest.mark.parametrize("version", [1, 4, 5, 6, 7])
 def test_layout(tmp_path, version):
     K, magic = VERSIONS[version]
-    FLOATS = floats_of(K, version == 6)
+    FLOATS = floats_of(K, version >= 6, version == 7)
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
     digest = netfile.write_net(path, netfile.params_of(net))
     data = path.read_bytes()
     assert len(digest) == 64
-    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version == 6)
+    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version >= 6, version == 7)
     assert data[:8] == magic
     assert struct.unpack_from("<III", data, 8) == (K, F, H)
     assert struct.unpack_from("<I", data, len(data) - 4)[0] == 0xC0FFEE
@@ -64,12 +65,19 @@ def test_layout(tmp_path, version):
     o += F
     assert floats[o] == net.policy.bias.item()
     o += 1
-    if version == 6:
-        assert np.array_equal(floats[o:], net.window.detach().numpy())
-    assert o + (netfile.WINDOW_CODES if version == 6 else 0) == FLOATS
+    if version >= 6:
+        assert np.array_equal(floats[o : o + netfile.WINDOW_CODES], net.window.detach().numpy())
+        o += netfile.WINDOW_CODES
+    if version == 7:
+        # The kernels, lane by lane, each row by row (y), then the biases.
+        assert np.array_equal(floats[o : o + 9 * F], net.conv_weight.detach().numpy().reshape(-1))
+        o += 9 * F
+        assert np.array_equal(floats[o : o + F], net.conv_bias.detach().numpy())
+        o += F
+    assert o == FLOATS
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6])
+@pytest.mark.parametrize("version", [1, 4, 5, 6, 7])
 def test_round_trip(tmp_path, version):
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
@@ -142,6 +150,28 @@ def test_malformed(tmp_path):
     four["policy.window"] = six["policy.window"]
     with pytest.raises(NetFileError, match="a version-6 net has 300"):
         netfile.to_bytes(four)
+    # Version 7: the convolution's kernel and bias have limits of their own (i16 at 1/64,
+    # a sane bias), and the convolution goes with the window table only.
+    seven = netfile.params_of(trained_like_net(version=7))
+    seven["policy.conv.weight"][2, 1, 0] = 511.5
+    with pytest.raises(NetFileError, match="policy.conv.weight: a weight of 511.5"):
+        netfile.to_bytes(seven)
+    seven["policy.conv.weight"][2, 1, 0] = -510.5
+    seven["policy.conv.bias"][4] = 1000.5
+    with pytest.raises(NetFileError, match="policy.conv.bias"):
+        netfile.to_bytes(seven)
+    seven["policy.conv.bias"][4] = 0.25
+    good7 = netfile.to_bytes(seven)
+    assert netfile.from_bytes(good7)["policy.conv.weight"][2, 1, 0] == -510.5
+    with pytest.raises(NetFileError, match="bytes, expected"):
+        netfile.from_bytes(b"WUZINET6" + good7[8:])
+    five["policy.conv.weight"], five["policy.conv.bias"] = seven["policy.conv.weight"], seven["policy.conv.bias"]
+    five["embedding"][7, 3] = 1.0
+    with pytest.raises(NetFileError, match="a version-7 net has both"):
+        netfile.to_bytes(five)
+    q7 = netfile.quantised(seven)
+    assert np.array_equal(q7["policy.conv.weight"] * 64, np.round(q7["policy.conv.weight"] * 64))
+    assert np.array_equal(q7["policy.conv.bias"] * 4096, np.round(q7["policy.conv.bias"] * 4096))
     q = netfile.quantised(netfile.params_of(trained_like_net()))
     assert np.array_equal(q["embedding"] * 64, np.round(q["embedding"] * 64))
     assert np.array_equal(q["value1.weight"], netfile.params_of(trained_like_net())["value1.weight"])
@@ -150,7 +180,7 @@ def test_malformed(tmp_path):
         netfile.params_of(model.WuziNet())
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6])
+@pytest.mark.parametrize("version", [1, 4, 5, 6, 7])
 def test_reference_forward_matches_model(version):
     net = trained_like_net(5, version)
     params = netfile.params_of(net)

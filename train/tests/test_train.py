@@ -194,6 +194,48 @@ def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
     assert "version-3 feature files" in capsys.readouterr().err
 
 
+def test_a_version_7_net_starts_from_a_version_6_one(tmp_path):
+    k, b, s, r = synthetic.make_records(300, 9, seed=43)
+    w = synthetic.make_windows(k, 43)
+    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
+    args = ["--data", str(tmp_path / "v3.wzf"), "--batch", "32", "--lr", "0.01",
+            "--held-out", "0.1", "--seed", "3"]
+    six = tmp_path / "six.wznet"
+    assert train_cli.main(args + ["--epochs", "1", "--out", str(six), "--net-version", "6"]) == 0
+    # Before any step, the same figures: the convolution starts as the identity.
+    started = tmp_path / "started.wznet"
+    assert train_cli.main(args + ["--epochs", "0", "--out", str(started), "--init", str(six),
+                                  "--net-version", "7"]) == 0
+    assert started.read_bytes()[:8] == b"WUZINET7"
+    was = json.loads(six.with_suffix(".json").read_text())["held_out_quantised"]
+    now = json.loads(started.with_suffix(".json").read_text())["held_out_initial"]
+    for key in ("value_loss", "policy_loss"):
+        assert abs(now[key] - was[key]) < 1e-4, key
+    # Trained on, the kernel moves from the identity and is exported in the inference's
+    # units; the report's rounded figures are those of the last (quantised) epoch.
+    seven = tmp_path / "seven.wznet"
+    assert train_cli.main(args + ["--epochs", "2", "--out", str(seven), "--init", str(six),
+                                  "--net-version", "7"]) == 0
+    p = netfile.read_net(seven)
+    kernel = p["policy.conv.weight"]
+    assert kernel.shape == (32, 3, 3) and p["policy.conv.bias"].shape == (32,)
+    assert np.array_equal(kernel * 64, np.round(kernel * 64))
+    identity = np.zeros_like(kernel)
+    identity[:, 1, 1] = 1.0
+    assert np.abs(kernel - identity).max() > 0
+    report = json.loads(seven.with_suffix(".json").read_text())
+    assert report["net"]["version"] == 7
+    q, last = report["held_out_quantised"], report["held_out"]
+    assert abs(q["policy_loss"] - last["policy_loss"]) < 1e-4
+    # A version-7 file starts a version-7 net whatever --net-version says, with its kernel.
+    again = tmp_path / "again.wznet"
+    assert train_cli.main(args + ["--epochs", "0", "--out", str(again), "--init", str(seven)]) == 0
+    assert again.read_bytes()[:8] == b"WUZINET7"
+    assert np.array_equal(netfile.read_net(again)["policy.conv.weight"], kernel)
+    now = json.loads(again.with_suffix(".json").read_text())["held_out_quantised"]
+    assert abs(now["policy_loss"] - q["policy_loss"]) < 1e-4
+
+
 def test_value_only_training_keeps_the_cells_and_the_policy(tmp_path, capsys):
     k, b, s, r = synthetic.make_records(300, 9, seed=43)
     w = synthetic.make_windows(k, 43)

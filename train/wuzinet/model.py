@@ -20,6 +20,7 @@ contribute nothing. A version-6 net is version 5 plus the policy's window term b
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import torch
@@ -54,7 +55,9 @@ COMBO_ROWS = KEYS + PAIRS * PAIRS  # 6228
 SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
 # The rows of the table of each version the trainer makes (version 6: version 5's rows and
 # the policy's window table).
-VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS, 6: SPLIT_ROWS}
+VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS, 6: SPLIT_ROWS, 7: SPLIT_ROWS}
+# The side of the policy convolution's kernel (version 7).
+CONV = 3
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
@@ -153,7 +156,8 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 class WuziNet(nn.Module):
     """``version``: 4 (the pair rows of both sides), 5 (a pair row per side), 6 (version 5
-    and the policy's window term) or 1 (the direction keys alone)."""
+    and the policy's window term), 7 (version 6 and the policy's convolution) or 1 (the
+    direction keys alone)."""
 
     def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, version: int = 4) -> None:
         super().__init__()
@@ -171,7 +175,15 @@ class WuziNet(nn.Module):
         self.value2 = nn.Linear(hidden, 1)
         self.policy = nn.Linear(features, 1)
         # Version 6: the policy's window term, starting at zero (it refines the cell's logit).
-        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version == 6 else None
+        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version >= 6 else None
+        # Version 7: the policy's convolution, a 3x3 kernel per lane and a bias, starting as
+        # the identity (the policy then starts as version 6's).
+        self.conv_weight = self.conv_bias = None
+        if version == 7:
+            kernel = torch.zeros(features, CONV, CONV)
+            kernel[:, CONV // 2, CONV // 2] = 1.0
+            self.conv_weight = nn.Parameter(kernel)
+            self.conv_bias = nn.Parameter(torch.zeros(features))
         # While set, the key vectors and policy weights are rounded as the inference
         # rounds them (the trainer's last epochs, the evaluation of those nets).
         self.quant: int | None = None
@@ -221,12 +233,28 @@ class WuziNet(nn.Module):
         table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
         if self.version == 4:
             idx = torch.cat([idx, combo_rows(idx)], dim=-1)
-        elif self.version in (5, 6):
+        elif self.version in (5, 6, 7):
             idx = torch.cat([idx, split_rows(idx)], dim=-1)
         h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
         # Versions 4 and 5 train with the leaky backward (the same forward); version 1 kept
         # the plain clamp, so that its committed nets are retrained to the same bytes.
         return h.clamp(0.0, 1.0) if self.version == 1 else LeakyClamp.apply(h)
+
+    def convolved(self, a: torch.Tensor) -> torch.Tensor:
+        """Version 7: the policy's input [B, N, F] from the cells' activations ``a`` (zero at
+        stones): each lane convolved with its 3x3 kernel over the board (zero beyond it),
+        plus its bias, clipped to [0, 1]; quantised, rounded down to 1/QUANT as wuzi does."""
+        b, n, f = a.shape
+        s = math.isqrt(n)
+        k, bias = self.conv_weight, self.conv_bias
+        if self.quant:
+            k, bias = fake_quant(k, self.quant), fake_quant(bias, self.quant * self.quant)
+        x = a.transpose(1, 2).reshape(b, f, s, s)
+        y = F.conv2d(x, k.unsqueeze(1), bias, padding=CONV // 2, groups=f)
+        y = LeakyClamp.apply(y.reshape(b, f, n).transpose(1, 2))
+        if self.quant:
+            y = y + (torch.floor(y * self.quant) / self.quant - y).detach()
+        return y
 
     def forward(self, idx: torch.Tensor, windows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf).
@@ -236,7 +264,8 @@ class WuziNet(nn.Module):
         v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
         w = fake_quant(self.policy.weight, self.quant) if self.quant else self.policy.weight
-        logits = F.linear(a, w, self.policy.bias).squeeze(-1)
+        logits = F.linear(self.convolved(a) if self.conv_weight is not None else a, w,
+                          self.policy.bias).squeeze(-1)
         if self.window is not None:
             if windows is None:
                 raise ValueError("a version-6 net needs the window codes (version-3 feature files)")

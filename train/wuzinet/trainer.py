@@ -144,7 +144,9 @@ def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
     rows = len(params["embedding"])
-    if "policy.window" in params or (rows == model.SPLIT_ROWS and cfg.net_version == 6):
+    if "policy.conv.weight" in params or (rows == model.SPLIT_ROWS and cfg.net_version == 7):
+        out.net_version = 7
+    elif "policy.window" in params or (rows == model.SPLIT_ROWS and cfg.net_version == 6):
         out.net_version = 6
     else:
         out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
@@ -177,7 +179,7 @@ def inputs(data: Data, idx: torch.Tensor) -> torch.Tensor:
 
 def window_codes(data: Data, idx: torch.Tensor, cfg: Config) -> torch.Tensor | None:
     """The window codes of the records ``idx`` for a version-6 net (else None)."""
-    return data.windows[idx].long() if cfg.net_version == 6 else None
+    return data.windows[idx].long() if cfg.net_version >= 6 else None
 
 
 def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
@@ -283,8 +285,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         except (netfile.NetFileError, OSError) as e:
             raise InitError(str(e)) from e
         cfg = shape_of(params, cfg)
-    if cfg.net_version == 6 and data.windows is None:
-        raise DataError("a version-6 net trains on version-3 feature files (with window codes); "
+    if cfg.net_version >= 6 and data.windows is None:
+        raise DataError(f"a version-{cfg.net_version} net trains on version-3 feature files (with window codes); "
                         "these are version 1: write them again with `wuzi features`")
     net = new_net(cfg)
     if params is not None:
@@ -293,6 +295,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     other_params = [net.embedding] + list(net.policy.parameters())
     if net.window is not None:
         other_params.append(net.window)
+    if net.conv_weight is not None:
+        other_params += [net.conv_weight, net.conv_bias]
     other_lr = 0.0 if cfg.value_only else cfg.lr
     groups = [{"params": other_params, "lr": other_lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
@@ -355,6 +359,9 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     # rounded as the inference rounds them (what the last epochs trained, if any did).
     exported = new_net(cfg)
     netfile.load_into(exported, netfile.quantised(netfile.params_of(net.folded())))
+    # Rounding the rounded weights changes nothing; a version-7 net's convolved vectors are
+    # then rounded down as the inference rounds them.
+    exported.quant = netfile.QUANT
     held_q = evaluate(exported, data, held_idx, cfg)
     log(
         f"held-out with the key vectors and policy weights rounded to 1/{netfile.QUANT}: value "
