@@ -2,7 +2,7 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{Network, FEATURES};
+use super::net::{Network, CONV_TAPS, FEATURES};
 use crate::board::Board;
 use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos, CELLS, STRIDE};
@@ -230,6 +230,27 @@ impl Accumulator {
     #[inline(always)]
     pub fn cell(&self, me: Color, p: Pos) -> [i16; FEATURES] {
         super::net::clip(&self.sums_of_cells[me.index()][p.index()])
+    }
+
+    /// The policy's input of the empty cell `p` on `board` with `me` to move: its clipped
+    /// vector, or with a net that convolves it (version 7), the convolution of the nine
+    /// cells' vectors around it (zero beyond the board).
+    #[inline]
+    pub fn policy_input(&self, net: &Network, board: &Board, me: Color, p: Pos) -> [i16; FEATURES] {
+        if !net.convolves() {
+            return self.cell(me, p);
+        }
+        let size = board.size() as isize;
+        let (x, y) = (p.x() as isize, p.y() as isize);
+        let square: [[i16; FEATURES]; CONV_TAPS] = std::array::from_fn(|t| {
+            let (qx, qy) = (x + t as isize % 3 - 1, y + t as isize / 3 - 1);
+            if (0..size).contains(&qx) && (0..size).contains(&qy) {
+                self.cell(me, Pos::new(qx as usize, qy as usize))
+            } else {
+                [0; FEATURES]
+            }
+        });
+        net.convolve(&square)
     }
 
     /// The value logit for the side to move.

@@ -23,6 +23,12 @@
 //! cell along a direction, each empty, the side to move's or not), one table shared by the
 //! four directions, the four entries added to the cell's policy logit. It changes nothing
 //! else: no accumulator, four table reads per move the search orders.
+//!
+//! A version-7 net is a version-6 net whose policy reads, instead of the cell's vector,
+//! that vector's neighbourhood: each lane of the nine cells' vectors around it (zero
+//! beyond the board and at stones) weighed by a learned 3x3 kernel, plus a bias, clipped
+//! ([`Network::convolve`]). The value is version 6's; the convolution runs only for the
+//! moves the search orders, from the accumulator's vectors.
 
 use crate::board::Board;
 use crate::simd::Kernel;
@@ -47,6 +53,16 @@ pub const MAGIC5: [u8; 8] = *b"WUZINET5";
 /// The first bytes of a version-6 net file: version 5's layout with the policy's window
 /// table ([`WINDOW_CODES`] weights) after the policy bias.
 pub const MAGIC6: [u8; 8] = *b"WUZINET6";
+/// The first bytes of a version-7 net file: version 6's layout with the policy's
+/// convolution (a 3x3 kernel per lane, row by row, then a bias per lane) after the window
+/// table.
+pub const MAGIC7: [u8; 8] = *b"WUZINET7";
+/// The cells a version-7 net's convolution reads: the 3x3 square around a cell, row by
+/// row (the rows along y), as the file orders each lane's kernel.
+pub const CONV_TAPS: usize = 9;
+/// The largest bias of a version-7 net's convolution a file may have (the trainer's limit;
+/// trained biases stay far inside).
+const CONV_BIAS_LIMIT: f32 = 1000.0;
 pub use crate::board::WINDOW_CODES;
 /// Fixed-point scale of a version-6 net's window entries (`i16`): 1.0 is this many units, a
 /// quarter of the policy logit's unit (`QUANT * QUANT`), so that an entry may reach 32;
@@ -84,11 +100,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`], [`MAGIC4`], [`MAGIC5`] or [`MAGIC6`].
-    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET4, WUZINET5 or WUZINET6)")]
+    /// It does not start with [`MAGIC`], [`MAGIC4`], [`MAGIC5`], [`MAGIC6`] or [`MAGIC7`].
+    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET4, WUZINET5, WUZINET6 or WUZINET7)")]
     Magic,
     /// Its shape is not its version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS4} (version 4) or {ROWS5} (versions 5 and 6), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS4} (version 4) or {ROWS5} (versions 5 to 7), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -142,36 +158,45 @@ impl Pairs {
 }
 
 /// A version of the net file: what a cell adds to its key rows, and whether the policy
-/// has the window table.
+/// has the window table and the convolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Format {
     version: u32,
     magic: [u8; 8],
     pairs: Pairs,
     windows: bool,
+    conv: bool,
 }
 
 impl Format {
     /// Every version wuzi reads.
-    const ALL: [Format; 4] = [
-        Format::new(1, MAGIC, Pairs::None, false),
-        Format::new(4, MAGIC4, Pairs::Joint, false),
-        Format::new(5, MAGIC5, Pairs::Split, false),
-        Format::new(6, MAGIC6, Pairs::Split, true),
+    const ALL: [Format; 5] = [
+        Format::new(1, MAGIC, Pairs::None, false, false),
+        Format::new(4, MAGIC4, Pairs::Joint, false, false),
+        Format::new(5, MAGIC5, Pairs::Split, false, false),
+        Format::new(6, MAGIC6, Pairs::Split, true, false),
+        Format::new(7, MAGIC7, Pairs::Split, true, true),
     ];
 
-    const fn new(version: u32, magic: [u8; 8], pairs: Pairs, windows: bool) -> Format {
+    const fn new(version: u32, magic: [u8; 8], pairs: Pairs, windows: bool, conv: bool) -> Format {
         Format {
             version,
             magic,
             pairs,
             windows,
+            conv,
         }
     }
 
     /// Bytes of a file of this version with `hidden` units.
     const fn bytes(self, hidden: usize) -> usize {
-        file_bytes(self.pairs.rows(), hidden) + if self.windows { 4 * WINDOW_CODES } else { 0 }
+        file_bytes(self.pairs.rows(), hidden)
+            + if self.windows { 4 * WINDOW_CODES } else { 0 }
+            + if self.conv {
+                4 * (CONV_TAPS + 1) * FEATURES
+            } else {
+                0
+            }
     }
 }
 
@@ -198,8 +223,18 @@ pub struct Network {
     /// [`Board::window_code`] (a fixed length, so that a code, reduced modulo it, needs no
     /// bounds check); `None` in the other versions.
     window: Option<Box<[i16; WINDOW_CODES]>>,
+    /// A version-7 net's convolution of the policy's input; `None` in the other versions.
+    conv: Option<Box<Conv>>,
     /// FNV-1a hash of the file's bytes: names the net in the bench output and `ABOUT`.
     hash: u64,
+}
+
+/// A version-7 net's convolution: per tap of the 3x3 square ([`CONV_TAPS`], row by row),
+/// each lane's weight in units of 1/[`QUANT`]; per lane a bias in units of 1/[`QUANT`]^2.
+#[derive(Clone, Debug)]
+struct Conv {
+    kernel: [[i16; FEATURES]; CONV_TAPS],
+    bias: [i32; FEATURES],
 }
 
 /// Bytes of a file with `rows` table rows ([`KEYS`], [`ROWS4`] or [`ROWS5`]) and `hidden`
@@ -321,6 +356,33 @@ impl Network {
         } else {
             None
         };
+        let conv = if format.conv {
+            // The file holds each lane's kernel, row by row; the inference reads tap-major.
+            let (base, k) = take(FEATURES * CONV_TAPS);
+            let k = quant_at(base, k, QUANT, i16::MAX as f32 / QUANT as f32 - 1.0)?;
+            let mut conv = Box::new(Conv {
+                kernel: [[0; FEATURES]; CONV_TAPS],
+                bias: [0; FEATURES],
+            });
+            for (i, lane) in k.chunks_exact(CONV_TAPS).enumerate() {
+                for (t, &w) in lane.iter().enumerate() {
+                    conv.kernel[t][i] = w;
+                }
+            }
+            let (base, b) = take(FEATURES);
+            for (i, &v) in b.iter().enumerate() {
+                if v.abs() > CONV_BIAS_LIMIT {
+                    return Err(NetError::Weight {
+                        index: base + i,
+                        value: v,
+                    });
+                }
+                conv.bias[i] = (v * (QUANT * QUANT) as f32).round() as i32;
+            }
+            Some(conv)
+        } else {
+            None
+        };
         Ok(Network {
             embed,
             format,
@@ -331,6 +393,7 @@ impl Network {
             policy_w,
             policy_b,
             window,
+            conv,
             hash: crate::zobrist::fnv1a(bytes.iter().copied()),
         })
     }
@@ -352,7 +415,8 @@ impl Network {
     }
 
     /// The net file's version: 1, 4 with the pair rows of both sides, 5 with a pair row of
-    /// each side, 6 with version 5's rows and the policy's window term.
+    /// each side, 6 with version 5's rows and the policy's window term, 7 with version 6's
+    /// and the policy's convolution.
     pub fn version(&self) -> u32 {
         self.format.version
     }
@@ -532,6 +596,31 @@ impl Network {
     /// The value logit of `board` for the side to move, from scratch.
     pub fn evaluate(&self, board: &Board) -> f32 {
         self.value_logit(&self.board_sum(crate::simd::best(), board))
+    }
+
+    /// Whether the policy reads the cells' vectors convolved ([`Network::convolve`]): a
+    /// version-7 net.
+    #[inline(always)]
+    pub fn convolves(&self) -> bool {
+        self.conv.is_some()
+    }
+
+    /// A version-7 net's policy input of a cell, from the clipped vectors of the nine cells
+    /// of the 3x3 square around it, row by row (zero beyond the board and at stones): lane
+    /// by lane, the bias plus the kernel's weighted sum, in units of 1/[`QUANT`]^2, rounded
+    /// down to 1/[`QUANT`] and clipped to `[0, QUANT]`. Without the convolution, the
+    /// centre's vector.
+    pub fn convolve(&self, cells: &[[i16; FEATURES]; CONV_TAPS]) -> [i16; FEATURES] {
+        let Some(conv) = &self.conv else {
+            return cells[CONV_TAPS / 2];
+        };
+        let mut acc = conv.bias;
+        for (cell, weights) in cells.iter().zip(&conv.kernel) {
+            for i in 0..FEATURES {
+                acc[i] += cell[i] as i32 * weights[i] as i32;
+            }
+        }
+        acc.map(|a| (a >> QUANT.trailing_zeros()).clamp(0, QUANT) as i16)
     }
 
     /// The policy logit of a cell's clipped vector, in units of 1/[`QUANT`]^2 (the bias

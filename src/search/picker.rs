@@ -93,11 +93,11 @@ impl Searcher<'_> {
         let policy = self.shared.params.policy_weight();
         if let (Some(acc), Some(net), true) = (&self.acc, self.shared.net, policy != 0) {
             // The net's policy logit is in units of 1/QUANT^2; a version-6 net adds its
-            // window term.
+            // window term, and a version-7 net reads the cell's neighbourhood.
             let unit = crate::eval::net::QUANT * crate::eval::net::QUANT;
             for m in list.as_mut_slice() {
-                let logit =
-                    net.policy(&acc.cell(me, m.pos)) + net.window_logit(&self.board, m.pos, me);
+                let input = acc.policy_input(net, &self.board, me, m.pos);
+                let logit = net.policy(&input) + net.window_logit(&self.board, m.pos, me);
                 m.score += (logit as i64 * policy as i64 / unit as i64) as i32;
             }
         }

@@ -3,6 +3,7 @@
 use super::*;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::eval::accumulator::Accumulator;
 
 #[test]
 fn files_are_read_or_refused_with_a_reason() {
@@ -320,6 +321,110 @@ fn a_version_6_file_adds_the_policys_window_term() {
     assert!(matches!(
         Network::from_bytes(&file_from_floats(&big)),
         Err(NetError::Weight { index, .. }) if index == last
+    ));
+}
+
+#[test]
+fn a_version_7_file_convolves_the_policys_input() {
+    let v1 = random_net(11);
+    let mut w = pair_weights(&v1, 2 * PAIRS, |k| (k % 13) as f32 / 16.0 - 0.35);
+    w.extend((0..WINDOW_CODES).map(|c| (c % 89) as f32 / 64.0 - 0.6));
+    let v6 = Network::from_bytes(&file_from_floats(&w)).expect("a version-6 file");
+    // A file whose lanes each have `kernel(lane, tap)` and `bias(lane)`.
+    let file = |kernel: &dyn Fn(usize, usize) -> f32, bias: &dyn Fn(usize) -> f32| {
+        let mut w7 = w.clone();
+        for i in 0..FEATURES {
+            w7.extend((0..CONV_TAPS).map(|t| kernel(i, t)));
+        }
+        w7.extend((0..FEATURES).map(bias));
+        w7
+    };
+    let mut board = Board::new(15, crate::types::Rule::Freestyle);
+    for (x, y) in [(7, 7), (8, 9), (9, 7), (6, 8), (0, 3), (1, 4)] {
+        board.make(Pos::new(x, y));
+    }
+    let me = board.to_move();
+    let empty: Vec<Pos> = board.cells().iter().copied().filter(|&p| board.is_empty(p)).collect();
+    // The identity: the policy's input is the cell's vector, and the net is version 6's.
+    let centre = |_: usize, t: usize| if t == CONV_TAPS / 2 { 1.0 } else { 0.0 };
+    let bytes = file_from_floats(&file(&centre, &|_| 0.0));
+    assert_eq!(&bytes[..8], b"WUZINET7");
+    assert_eq!(
+        bytes.len(),
+        file_bytes(ROWS5, HIDDEN) + 4 * WINDOW_CODES + 4 * (CONV_TAPS + 1) * FEATURES
+    );
+    let net = Network::from_bytes(&bytes).expect("a version-7 file");
+    assert_eq!((net.version(), net.convolves(), v6.convolves()), (7, true, false));
+    let acc = Accumulator::new(&net, &board);
+    let acc6 = Accumulator::new(&v6, &board);
+    assert_eq!(net.evaluate(&board), v6.evaluate(&board));
+    for &p in &empty {
+        assert_eq!(acc.policy_input(&net, &board, me, p), acc.cell(me, p));
+        assert_eq!(acc6.policy_input(&v6, &board, me, p), acc6.cell(me, p));
+        assert_eq!(net.window_logit(&board, p, me), v6.window_logit(&board, p, me));
+    }
+    // Tap 3 (the middle row's first cell): the input is the vector of the cell at x - 1,
+    // zero on the first column.
+    let left = |_: usize, t: usize| if t == 3 { 1.0 } else { 0.0 };
+    let net = Network::from_bytes(&file_from_floats(&file(&left, &|_| 0.0))).expect("a file");
+    let acc = Accumulator::new(&net, &board);
+    for &p in &empty {
+        let want = if p.x() == 0 {
+            [0; FEATURES]
+        } else {
+            acc.cell(me, Pos::new(p.x() - 1, p.y()))
+        };
+        assert_eq!(acc.policy_input(&net, &board, me, p), want, "{p:?}");
+    }
+    // Any kernel and bias the units hold exactly: within a unit (1/64, the rounding down) of
+    // the convolution in floats.
+    let kernel = |i: usize, t: usize| ((i * 7 + t * 5) % 17) as f32 / 8.0 - 0.875;
+    let bias = |i: usize| (i % 5) as f32 / 16.0 - 0.25;
+    let net = Network::from_bytes(&file_from_floats(&file(&kernel, &bias))).expect("a file");
+    let acc = Accumulator::new(&net, &board);
+    let mut lanes_inside = 0;
+    for &p in &empty {
+        let got = acc.policy_input(&net, &board, me, p);
+        for i in 0..FEATURES {
+            let mut y = bias(i);
+            for t in 0..CONV_TAPS {
+                let (qx, qy) = (p.x() as isize + t as isize % 3 - 1, p.y() as isize + t as isize / 3 - 1);
+                if (0..15).contains(&qx) && (0..15).contains(&qy) {
+                    let a = acc.cell(me, Pos::new(qx as usize, qy as usize))[i];
+                    y += a as f32 / QUANT as f32 * kernel(i, t);
+                }
+            }
+            let want = y.clamp(0.0, 1.0) * QUANT as f32;
+            assert!((got[i] as f32 - want).abs() <= 1.0 + 1e-3, "{p:?} lane {i}: {} against {want}", got[i]);
+            lanes_inside += usize::from(want > 0.5 && want < QUANT as f32 - 0.5);
+        }
+    }
+    assert!(lanes_inside > 100, "the test should reach the unclipped range: {lanes_inside}");
+    // A kernel weight beyond i16 at 1/64, or a bias beyond 1,000, is refused by its index;
+    // cut short, or with version 6's magic, by its length.
+    let mut big = file(&centre, &|_| 0.0);
+    let at = w.len() + 5;
+    big[at] = 600.0;
+    assert!(matches!(
+        Network::from_bytes(&file_from_floats(&big)),
+        Err(NetError::Weight { index, .. }) if index == at
+    ));
+    let mut big = file(&centre, &|_| 0.0);
+    let last = big.len() - 1;
+    big[last] = 2000.0;
+    assert!(matches!(
+        Network::from_bytes(&file_from_floats(&big)),
+        Err(NetError::Weight { index, .. }) if index == last
+    ));
+    assert!(matches!(
+        Network::from_bytes(&bytes[..bytes.len() - 8]),
+        Err(NetError::Length { .. })
+    ));
+    let mut wrong = bytes.clone();
+    wrong[..8].copy_from_slice(&MAGIC6);
+    assert!(matches!(
+        Network::from_bytes(&wrong),
+        Err(NetError::Length { .. })
     ));
 }
 
