@@ -51,12 +51,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--value-only", action="store_true",
                     help="train the value layers alone; the key vectors, the policy and its "
                          "window term stay as the --init net has them")
+    ap.add_argument("--policy-only", action="store_true",
+                    help="train the policy alone (its weights, window term and convolution); "
+                         "the key vectors and the value layers stay as the --init net has them")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
         policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, hidden=a.hidden,
         init=a.init, net_version=a.net_version, value_only=a.value_only,
+        policy_only=a.policy_only,
     )
     t0 = time.perf_counter()
     try:

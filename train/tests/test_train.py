@@ -257,3 +257,31 @@ def test_value_only_training_keeps_the_cells_and_the_policy(tmp_path, capsys):
     capsys.readouterr()
     assert train_cli.main(args + ["--out", str(tmp_path / "x.wznet"), "--value-only"]) == 2
     assert "--value-only" in capsys.readouterr().err
+
+
+def test_policy_only_training_keeps_the_cells_and_the_value(tmp_path, capsys):
+    k, b, s, r = synthetic.make_records(300, 9, seed=47)
+    w = synthetic.make_windows(k, 47)
+    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
+    args = ["--data", str(tmp_path / "v3.wzf"), "--epochs", "2", "--batch", "32", "--lr", "0.01",
+            "--held-out", "0.1", "--seed", "3"]
+    six = tmp_path / "six.wznet"
+    assert train_cli.main(args + ["--out", str(six), "--net-version", "6"]) == 0
+    seven = tmp_path / "seven.wznet"
+    assert train_cli.main(args + ["--out", str(seven), "--init", str(six), "--net-version", "7",
+                                  "--policy-only"]) == 0
+    a, b2 = netfile.read_net(six), netfile.read_net(seven)
+    assert np.array_equal(a["embedding"], b2["embedding"])
+    assert not np.array_equal(a["policy.window"], b2["policy.window"])
+    assert np.abs(b2["policy.conv.weight"][:, 1, 1] - 1.0).max() > 0
+    # The value is the file's: its held-out loss as before (the value input's normalisation is
+    # folded in again around new statistics of the same cells, so not to the bit).
+    was = json.loads(six.with_suffix(".json").read_text())["held_out_quantised"]
+    now = json.loads(seven.with_suffix(".json").read_text())
+    assert abs(now["held_out_quantised"]["value_loss"] - was["value_loss"]) < 1e-3
+    assert now["held_out"]["policy_loss"] < now["held_out_initial"]["policy_loss"]
+    # Without a net to start from, or with --value-only too: a clear error.
+    for extra in (["--policy-only"], ["--init", str(six), "--policy-only", "--value-only"]):
+        capsys.readouterr()
+        assert train_cli.main(args + ["--out", str(tmp_path / "x.wznet")] + extra) == 2
+        assert "--policy-only" in capsys.readouterr().err

@@ -28,6 +28,9 @@ class Config:
     # Train the value layers alone: the key vectors, the policy and its window term stay as
     # the ``init`` net has them (which needs ``init``).
     value_only: bool = False
+    # Train the policy alone (its weights, window term and convolution): the key vectors and
+    # the value layers stay as the ``init`` net has them (which needs ``init``).
+    policy_only: bool = False
     weight_decay: float = 1e-4
     seed: int = 1
     held_out: float = 0.05
@@ -278,6 +281,10 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     params = None
     if cfg.value_only and not cfg.init:
         raise InitError("--value-only trains the value layers of an --init net: name one")
+    if cfg.policy_only and not cfg.init:
+        raise InitError("--policy-only trains the policy of an --init net: name one")
+    if cfg.policy_only and cfg.value_only:
+        raise InitError("--policy-only and --value-only together would train nothing")
     if cfg.init:
         # The file is read once; its shape decides the net's.
         try:
@@ -292,13 +299,16 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     if params is not None:
         start_from(net, params, data, train_idx, rng)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
-    other_params = [net.embedding] + list(net.policy.parameters())
+    policy_params = list(net.policy.parameters())
     if net.window is not None:
-        other_params.append(net.window)
+        policy_params.append(net.window)
     if net.conv_weight is not None:
-        other_params += [net.conv_weight, net.conv_bias]
-    other_lr = 0.0 if cfg.value_only else cfg.lr
-    groups = [{"params": other_params, "lr": other_lr}, {"params": value_params, "lr": cfg.lr * cfg.value_lr_mult}]
+        policy_params += [net.conv_weight, net.conv_bias]
+    # A rate of zero holds a group (AdamW's decay is scaled by the rate too).
+    frozen = cfg.value_only or cfg.policy_only
+    groups = [{"params": [net.embedding], "lr": 0.0 if frozen else cfg.lr},
+              {"params": policy_params, "lr": 0.0 if cfg.value_only else cfg.lr},
+              {"params": value_params, "lr": 0.0 if cfg.policy_only else cfg.lr * cfg.value_lr_mult}]
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     steps_per_epoch = math.ceil(len(train_idx) / cfg.batch)
     total = max(1, steps_per_epoch * cfg.epochs)
