@@ -13,6 +13,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import train as train_cli  # noqa: E402
 
 
+def window_features(tmp_path, seed):
+    """300 synthetic 9x9 records with window codes, written as a version-3 feature file;
+    returns the trainer's arguments for it (small batches, a tenth held out, no epochs) and
+    the records."""
+    k, b, s, r = synthetic.make_records(300, 9, seed=seed)
+    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=synthetic.make_windows(k, seed))
+    args = ["--data", str(tmp_path / "v3.wzf"), "--batch", "32", "--lr", "0.01", "--held-out", "0.1",
+            "--seed", "3"]
+    return args, (k, b, s, r)
+
+
 def test_split_holds_out_whole_games():
     games = np.repeat(np.arange(40), 10)
     tr, ho = trainer.split(games, 0.1, seed=7)
@@ -155,11 +166,8 @@ def test_training_can_start_from_a_net_file(tmp_path, capsys):
 
 
 def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
-    k, b, s, r = synthetic.make_records(300, 9, seed=41)
-    w = synthetic.make_windows(k, 41)
-    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
-    args = ["--data", str(tmp_path / "v3.wzf"), "--epochs", "2", "--batch", "32", "--lr", "0.01",
-            "--held-out", "0.1", "--seed", "3"]
+    base, (k, b, s, r) = window_features(tmp_path, 41)
+    args = base + ["--epochs", "2"]
     six = tmp_path / "six.wznet"
     assert train_cli.main(args + ["--out", str(six), "--net-version", "6"]) == 0
     assert six.read_bytes()[:8] == b"WUZINET6"
@@ -179,7 +187,7 @@ def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
     assert train_cli.main(args + ["--out", str(five)]) == 0
     assert five.read_bytes()[:8] == b"WUZINET5"
     started = tmp_path / "started.wznet"
-    zero = args[:3] + ["0"] + args[4:]
+    zero = base + ["--epochs", "0"]
     assert train_cli.main(zero + ["--out", str(started), "--init", str(five), "--net-version", "6"]) == 0
     assert started.read_bytes()[:8] == b"WUZINET6"
     was = json.loads(five.with_suffix(".json").read_text())["held_out_quantised"]
@@ -195,11 +203,7 @@ def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
 
 
 def test_a_version_7_net_starts_from_a_version_6_one(tmp_path):
-    k, b, s, r = synthetic.make_records(300, 9, seed=43)
-    w = synthetic.make_windows(k, 43)
-    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
-    args = ["--data", str(tmp_path / "v3.wzf"), "--batch", "32", "--lr", "0.01",
-            "--held-out", "0.1", "--seed", "3"]
+    args, _ = window_features(tmp_path, 43)
     six = tmp_path / "six.wznet"
     assert train_cli.main(args + ["--epochs", "1", "--out", str(six), "--net-version", "6"]) == 0
     # Before any step, the same figures: the convolution starts as the identity.
@@ -237,11 +241,8 @@ def test_a_version_7_net_starts_from_a_version_6_one(tmp_path):
 
 
 def test_value_only_training_keeps_the_cells_and_the_policy(tmp_path, capsys):
-    k, b, s, r = synthetic.make_records(300, 9, seed=43)
-    w = synthetic.make_windows(k, 43)
-    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
-    args = ["--data", str(tmp_path / "v3.wzf"), "--epochs", "2", "--batch", "32", "--lr", "0.01",
-            "--held-out", "0.1", "--seed", "3", "--net-version", "6"]
+    base, _ = window_features(tmp_path, 43)
+    args = base + ["--epochs", "2", "--net-version", "6"]
     first = tmp_path / "first.wznet"
     assert train_cli.main(args + ["--out", str(first)]) == 0
     more = tmp_path / "more.wznet"
@@ -260,11 +261,8 @@ def test_value_only_training_keeps_the_cells_and_the_policy(tmp_path, capsys):
 
 
 def test_policy_only_training_keeps_the_cells_and_the_value(tmp_path, capsys):
-    k, b, s, r = synthetic.make_records(300, 9, seed=47)
-    w = synthetic.make_windows(k, 47)
-    features.write_features(tmp_path / "v3.wzf", 9, k, b, s, r, windows=w)
-    args = ["--data", str(tmp_path / "v3.wzf"), "--epochs", "2", "--batch", "32", "--lr", "0.01",
-            "--held-out", "0.1", "--seed", "3"]
+    base, _ = window_features(tmp_path, 47)
+    args = base + ["--epochs", "2"]
     six = tmp_path / "six.wznet"
     assert train_cli.main(args + ["--out", str(six), "--net-version", "6"]) == 0
     seven = tmp_path / "seven.wznet"

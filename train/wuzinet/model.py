@@ -29,7 +29,7 @@ from torch import nn
 
 from .features import KEYS, OCCUPIED, PATTERNS, WINDOW_CODES
 # wuzi keeps a version-6 net's window entries as i16 at this many units per 1.0.
-from .netfile import WINDOW_QUANT
+from .netfile import CONV, WINDOW_QUANT
 
 FEATURES = 32  # F: lanes of a cell's feature vector
 HIDDEN = 16  # H: the value head's hidden layer
@@ -56,8 +56,6 @@ SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
 # The rows of the table of each version the trainer makes (version 6: version 5's rows and
 # the policy's window table).
 VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS, 6: SPLIT_ROWS, 7: SPLIT_ROWS}
-# The side of the policy convolution's kernel (version 7).
-CONV = 3
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
@@ -180,10 +178,9 @@ class WuziNet(nn.Module):
         # the identity (the policy then starts as version 6's).
         self.conv_weight = self.conv_bias = None
         if version == 7:
-            kernel = torch.zeros(features, CONV, CONV)
-            kernel[:, CONV // 2, CONV // 2] = 1.0
-            self.conv_weight = nn.Parameter(kernel)
-            self.conv_bias = nn.Parameter(torch.zeros(features))
+            self.conv_weight = nn.Parameter(torch.empty(features, CONV, CONV))
+            self.conv_bias = nn.Parameter(torch.empty(features))
+            self.reset_convolution()
         # While set, the key vectors and policy weights are rounded as the inference
         # rounds them (the trainer's last epochs, the evaluation of those nets).
         self.quant: int | None = None
@@ -201,6 +198,14 @@ class WuziNet(nn.Module):
             self.value1.bias.fill_(0.5)  # hidden units start inside the clamp
         self.value2.reset_parameters()
         self.policy.reset_parameters()
+
+    @torch.no_grad()
+    def reset_convolution(self) -> None:
+        """Version 7: the policy's convolution to the identity (each lane's kernel 1 at its
+        centre, the bias 0), so that the policy is version 6's."""
+        self.conv_weight.zero_()
+        self.conv_weight[:, CONV // 2, CONV // 2] = 1.0
+        self.conv_bias.zero_()
 
     @torch.no_grad()
     def folded(self) -> "WuziNet":

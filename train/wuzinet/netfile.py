@@ -37,6 +37,7 @@ MAGIC7 = b"WUZINET7"
 # The rows of the table of each version.
 ROWS = {MAGIC: 144, MAGIC4: 144 + 78 * 78, MAGIC5: 144 + 2 * 78, MAGIC6: 144 + 2 * 78,
         MAGIC7: 144 + 2 * 78}
+# The side of a version-7 net's policy kernel.
 CONV = 3
 # wuzi keeps the window entries as i16 at this many units per 1.0 (the trainer rounds to it) and
 # refuses a file with an entry beyond WINDOW_LIMIT.
@@ -230,9 +231,7 @@ def load_into(model, params: dict[str, np.ndarray]) -> None:
                 model.conv_weight.copy_(torch.from_numpy(params["policy.conv.weight"]))
                 model.conv_bias.copy_(torch.from_numpy(params["policy.conv.bias"]))
             else:
-                model.conv_weight.zero_()
-                model.conv_weight[:, CONV // 2, CONV // 2] = 1.0
-                model.conv_bias.zero_()
+                model.reset_convolution()
 
 
 def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: float = 32.0,
