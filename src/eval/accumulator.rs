@@ -240,17 +240,19 @@ impl Accumulator {
         if !net.convolves() {
             return self.cell(me, p);
         }
+        static OFF_BOARD: [i16; FEATURES] = [0; FEATURES];
+        let sums = &self.sums_of_cells[me.index()];
         let size = board.size() as isize;
         let (x, y) = (p.x() as isize, p.y() as isize);
-        let square: [[i16; FEATURES]; CONV_TAPS] = std::array::from_fn(|t| {
+        let square: [&[i16; FEATURES]; CONV_TAPS] = std::array::from_fn(|t| {
             let (qx, qy) = (x + t as isize % 3 - 1, y + t as isize / 3 - 1);
             if (0..size).contains(&qx) && (0..size).contains(&qy) {
-                self.cell(me, Pos::new(qx as usize, qy as usize))
+                &sums[Pos::new(qx as usize, qy as usize).index()]
             } else {
-                [0; FEATURES]
+                &OFF_BOARD
             }
         });
-        net.convolve(&square)
+        net.convolve(self.kernel, square)
     }
 
     /// The value logit for the side to move.

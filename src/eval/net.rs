@@ -605,22 +605,18 @@ impl Network {
         self.conv.is_some()
     }
 
-    /// A version-7 net's policy input of a cell, from the clipped vectors of the nine cells
+    /// A version-7 net's policy input of a cell, from the unclipped sums of the nine cells
     /// of the 3x3 square around it, row by row (zero beyond the board and at stones): lane
-    /// by lane, the bias plus the kernel's weighted sum, in units of 1/[`QUANT`]^2, rounded
-    /// down to 1/[`QUANT`] and clipped to `[0, QUANT]`. Without the convolution, the
-    /// centre's vector.
-    pub fn convolve(&self, cells: &[[i16; FEATURES]; CONV_TAPS]) -> [i16; FEATURES] {
-        let Some(conv) = &self.conv else {
-            return cells[CONV_TAPS / 2];
-        };
-        let mut acc = conv.bias;
-        for (cell, weights) in cells.iter().zip(&conv.kernel) {
-            for i in 0..FEATURES {
-                acc[i] += cell[i] as i32 * weights[i] as i32;
-            }
+    /// by lane, the bias plus the kernel's weighted sum of the cells' clipped vectors, in
+    /// units of 1/[`QUANT`]^2, rounded down to 1/[`QUANT`] and clipped to `[0, QUANT]`.
+    /// Without the convolution, the centre's clipped vector. Both kernels give the same
+    /// bits ([`kernels::convolve`]).
+    #[inline]
+    pub fn convolve(&self, kernel: Kernel, sums: [&[i16; FEATURES]; CONV_TAPS]) -> [i16; FEATURES] {
+        match &self.conv {
+            Some(conv) => kernels::convolve(kernel, conv, sums),
+            None => clip(sums[CONV_TAPS / 2]),
         }
-        acc.map(|a| (a >> QUANT.trailing_zeros()).clamp(0, QUANT) as i16)
     }
 
     /// The policy logit of a cell's clipped vector, in units of 1/[`QUANT`]^2 (the bias

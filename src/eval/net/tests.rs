@@ -511,3 +511,33 @@ fn the_value_kernels_agree_at_every_width() {
         }
     }
 }
+
+/// The convolution gives the same bits with either kernel: random kernels over the whole
+/// range a file may hold, random biases, and random cell sums (clipped inside, so negative
+/// and large sums too), with enough small weights that most lanes land inside the clip.
+#[test]
+fn the_convolution_kernels_agree() {
+    let kernel = crate::simd::best();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let mut draw = |range: u32| (rng.next_u32() % (2 * range + 1)) as i32 - range as i32;
+    let mut inside = 0;
+    for round in 0..20_000 {
+        // Full-range weights in one round of four; otherwise up to 1.0 (64 units).
+        let (w, b) = if round % 4 == 0 {
+            (i16::MAX as u32 - QUANT as u32, (CONV_BIAS_LIMIT * (QUANT * QUANT) as f32) as u32)
+        } else {
+            (QUANT as u32, (QUANT * QUANT) as u32)
+        };
+        let conv = Conv {
+            kernel: [[0; FEATURES]; CONV_TAPS].map(|row| row.map(|_| draw(w) as i16)),
+            bias: [0; FEATURES].map(|_| draw(b)),
+        };
+        let cells: [[i16; FEATURES]; CONV_TAPS] =
+            std::array::from_fn(|_| [0; FEATURES].map(|_| draw(2 * QUANT as u32) as i16 + 32));
+        let sums = std::array::from_fn(|t| &cells[t]);
+        let got = kernels::convolve(kernel, &conv, sums);
+        assert_eq!(got, kernels::convolve_scalar(&conv, sums), "round {round}");
+        inside += got.iter().filter(|&&x| 0 < x && x < QUANT as i16).count();
+    }
+    assert!(inside > 100_000, "the test should reach the unclipped range: {inside}");
+}
