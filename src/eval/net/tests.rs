@@ -304,16 +304,7 @@ fn a_version_6_file_adds_the_policys_window_term() {
     assert_eq!(net.policy(&cell), v5.policy(&cell));
     assert_eq!(v5.window_logit(&board, p, Color::Black), 0);
     // Cut short: refused by its length; a version-5 magic on it: by its length too.
-    assert!(matches!(
-        Network::from_bytes(&bytes[..bytes.len() - 8]),
-        Err(NetError::Length { .. })
-    ));
-    let mut wrong = bytes.clone();
-    wrong[..8].copy_from_slice(&MAGIC5);
-    assert!(matches!(
-        Network::from_bytes(&wrong),
-        Err(NetError::Length { .. })
-    ));
+    assert_refused_by_length(&bytes, MAGIC5);
     // An entry beyond the i16 range of its units is refused, named by its index.
     let mut big = w.clone();
     let last = big.len() - 1;
@@ -416,12 +407,18 @@ fn a_version_7_file_convolves_the_policys_input() {
         Network::from_bytes(&file_from_floats(&big)),
         Err(NetError::Weight { index, .. }) if index == last
     ));
+    assert_refused_by_length(&bytes, MAGIC6);
+}
+
+/// The file `bytes` cut short, and under the magic of the version before it, are both
+/// refused by their length.
+fn assert_refused_by_length(bytes: &[u8], magic_before: [u8; 8]) {
     assert!(matches!(
         Network::from_bytes(&bytes[..bytes.len() - 8]),
         Err(NetError::Length { .. })
     ));
-    let mut wrong = bytes.clone();
-    wrong[..8].copy_from_slice(&MAGIC6);
+    let mut wrong = bytes.to_vec();
+    wrong[..8].copy_from_slice(&magic_before);
     assert!(matches!(
         Network::from_bytes(&wrong),
         Err(NetError::Length { .. })
