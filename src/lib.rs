@@ -15,7 +15,8 @@
 //!    the transposition table, time management, threads, parameters; its API is the
 //!    limits, the progress reports, the parameters and the solver).
 //! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O), and beside it
-//!    [`db`], the position database it consults and teaches.
+//!    [`db`], the position database it consults and teaches, and [`review`] (where a game
+//!    was decided, by the threat solver).
 //! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
 //!    [`web`] (the board in a browser, over HTTP), [`record`] (game records), [`benchmark`]
 //!    (the bench set), [`suite`] (test positions), [`datagen`] (self-play training data).
@@ -66,6 +67,7 @@ pub mod search;
 // Layer 5
 pub mod db;
 pub mod engine;
+pub mod review;
 // Layer 6
 pub mod benchmark;
 pub mod datagen;

@@ -1,7 +1,8 @@
 //! The command lines of the built `wuzi` and `pbrain-wuzi` binaries: help and version
 //! answer, an unknown flag is refused with a message and a non-zero exit, `wuzi solve`
-//! solves a position and refuses a bad one with exit code 2, and `wuzi` with no subcommand
-//! still plays at the prompt through a pipe.
+//! solves a position and refuses a bad one with exit code 2, `wuzi review` names a game's
+//! blunder and refuses a bad record, and `wuzi` with no subcommand still plays at the
+//! prompt through a pipe.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -30,7 +31,12 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn help_answers_with_the_usage_and_exits_0() {
     for (bin, args, usage, names) in [
-        (WUZI, &["--help"][..], "Usage: wuzi", &["play", "solve"][..]),
+        (
+            WUZI,
+            &["--help"][..],
+            "Usage: wuzi",
+            &["play", "solve", "review"][..],
+        ),
         (WUZI, &["-h"], "Usage: wuzi", &["play", "solve"]),
         (WUZI, &["help", "solve"], "Usage: wuzi solve", &["--vct"]),
         (WUZI, &["play", "--help"], "Usage: wuzi play", &[]),
@@ -188,6 +194,67 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
         let err = text(&out.stderr);
         assert!(err.contains(why), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+/// A game record in a fresh file of the test's temporary directory.
+fn record_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wuzi-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn review_names_the_blunder_and_its_stops() {
+    // Black's open three h8 i8 j8 is left standing by white's a1 (move 6): g8 and k8 stop
+    // it; black then lets its win go with a15 (move 7).
+    let path = record_file(
+        "blunder.txt",
+        "# wuzi game record\nRule: freestyle\nSize: 15\nBlack: A\nWhite: B\nResult: *\n\n\
+         h8 a15 i8 o15 j8 a1 b2\n",
+    );
+    let out = run(WUZI, &["review", "--ms", "500", path.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let line6 = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("6. white a1: blunder"))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(line6.contains("g8") && line6.contains("k8"), "{line6}");
+    assert!(
+        report.contains("7. black b2: missed a win by fours"),
+        "{report}"
+    );
+    assert!(
+        report.contains("first mistake: move 6, white a1 (blunder)"),
+        "{report}"
+    );
+}
+
+#[test]
+fn review_refuses_a_bad_record_with_exit_2() {
+    let occupied = record_file(
+        "occupied.txt",
+        "# wuzi game record\nRule: freestyle\nSize: 15\n\nh8 h8\n",
+    );
+    let garbage = record_file("garbage.sgf", "(;GM[4]SZ[15];B[zz");
+    for (args, why) in [
+        (
+            vec!["/nonexistent/game.sgf".to_string()],
+            "cannot read /nonexistent/game.sgf",
+        ),
+        (vec![occupied.display().to_string()], "occupied"),
+        (vec![garbage.display().to_string()], "cannot read"),
+        (vec!["--ms".into(), "0".into(), "x".into()], "--ms"),
+        (vec!["--from".into(), "0".into(), "x".into()], "--from"),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(WUZI, &[&["review"][..], &args].concat(), "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
     }
 }
 

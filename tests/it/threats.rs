@@ -253,3 +253,55 @@ fn four_three_defences_hold_every_defence_of_the_suite() {
         "too few rows with a four-three point: {narrowed}"
     );
 }
+
+/// `review`: a defender's reply outside a `defend_vcf` row's complete answer set is found
+/// to leave the attacker a forced win (or to miss the defender's own, which starts with an
+/// answer), and every stop the review names is in the answer set (a move after which the
+/// opponent has no win by threats leaves it none by fours).
+#[test]
+fn the_review_names_a_failed_vcf_defence_and_only_true_stops() {
+    use std::time::Duration;
+    use wuzi::review::{review_game, Finding};
+    let rows = sample(suite("tactics/freestyle_defend_vcf.tsv"), 250);
+    let mut checked = 0;
+    for row in &rows {
+        let PointSet::Points(answers) = &row.answers else {
+            continue;
+        };
+        let b = row.board().unwrap();
+        // A near point outside the answers: it loses to a VCF (the row's header).
+        let Some(&wrong) = b
+            .cells()
+            .iter()
+            .find(|&&p| b.is_empty(p) && b.is_near(p) && !answers.contains(&p))
+        else {
+            continue;
+        };
+        let mut moves = row.moves.clone();
+        moves.push(wrong);
+        let n = moves.len();
+        let r = review_game(15, row.rule, &moves, n, Duration::from_secs(2), &mut |_| {}).unwrap();
+        assert_eq!(r.len(), 1, "{}: only the last move is reviewed", row.id);
+        match &r[0].finding {
+            Some(Finding::Blunder { stops, .. }) => {
+                assert!(!stops.is_empty());
+                for &s in stops {
+                    assert!(
+                        answers.contains(&s),
+                        "{}: {s} is no stop of the VCF",
+                        row.id
+                    );
+                }
+            }
+            Some(Finding::AlreadyLost { .. }) => {}
+            // The defender had a win of its own: it must begin with a move that stops the
+            // VCF (a counter-four), one of the answers.
+            Some(Finding::MissedWin { line, .. }) => {
+                assert!(answers.contains(&line[0]), "{}: {line:?}", row.id);
+            }
+            f => panic!("{}: {wrong} leaves a VCF, the review says {f:?}", row.id),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} rows checked");
+}

@@ -1,9 +1,9 @@
 //! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
 //! `solve` runs the threat-space solver; `serve` the board in a browser; `datagen` makes
 //! self-play training data and `features` the trainer's input from it; `openings` makes
-//! balanced openings for matches; `db` looks after the position database. Each subcommand
-//! lives in its own file beside this one, as an `Args` struct (its flags) and a `run`
-//! function (its work).
+//! balanced openings for matches; `db` looks after the position database; `review` finds
+//! where a recorded game was decided. Each subcommand lives in its own file beside this
+//! one, as an `Args` struct (its flags) and a `run` function (its work).
 //!
 //! Adding a subcommand: a file `NAME.rs` here with `pub struct Args` (`#[derive(clap::Args)]`,
 //! its doc comment is the help text) and `pub fn run(args: Args) -> ExitCode`, then a
@@ -14,6 +14,7 @@ mod db;
 mod features;
 mod openings;
 mod play;
+mod review;
 mod serve;
 mod solve;
 
@@ -50,6 +51,7 @@ enum Command {
     Features(features::Args),
     Openings(openings::Args),
     Db(db::Args),
+    Review(review::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Features(args) => features::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Db(args) => db::run(args),
+        Command::Review(args) => review::run(args),
     }
 }
 

@@ -266,6 +266,30 @@ impl Solver {
         }
         proof
     }
+
+    /// Does the side to move win by continuous threats starting with `p` (an empty point,
+    /// legal for it)? The same search as [`Solver::vct`] with its first move fixed: a `p`
+    /// that makes no four or open three is no threat, so the answer is then `NoWin` (the
+    /// solver proves nothing about quiet moves). A win's line starts with `p`.
+    pub fn vct_with(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
+        self.start(limits);
+        if board.makes_five(p, board.to_move()) {
+            return Proof::Win(vec![p]);
+        }
+        board.make(p);
+        let mut proof = Proof::NoWin;
+        for depth in 0..limits.depth {
+            let mut line = Vec::new();
+            let r = self.vct_defend(board, depth, &mut line);
+            line.push(p);
+            proof = finish(r, line);
+            if proof != Proof::NoWin {
+                break;
+            }
+        }
+        board.undo();
+        proof
+    }
 }
 
 fn finish(r: Res, mut line: Vec<Pos>) -> Proof {

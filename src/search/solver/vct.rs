@@ -130,7 +130,7 @@ impl Solver {
     }
 
     /// The defender to move against a threat. True when every defence loses.
-    fn vct_defend(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+    pub(super) fn vct_defend(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
         // Move lists are large: reuse them rather than zero a new one at every node.
         let mut moves = self.lists.pop().unwrap_or_default();
         let r = self.vct_defend_with(b, depth, line, &mut moves);

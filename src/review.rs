@@ -1,0 +1,293 @@
+//! Game review: where a game was decided, move by move, by the threat solver.
+//!
+//! For every move of a game the review asks two questions of the position before it:
+//! - Did the mover have a forced win (by fours, else by fours and threes) that the move
+//!   played does not carry on? Then the move **missed a win**.
+//! - Did the opponent threaten one (a win after a pass of the mover's), and does it still
+//!   have one after the move? Then the move either **failed to stop it** while some other
+//!   move would have (each such stop proven: after it the opponent has no forced win within
+//!   the solver's reach), or it came when no move could (the game was **already lost** to
+//!   the threat: the decisive mistake came earlier, or lies deeper than the solver sees).
+//!
+//! Each solve has a time limit, so a verdict is as good as the solver's reach: a threat it
+//! cannot find within the limit is not reported, and a move whose check runs out of time is
+//! neither a stop nor a failure. The first blunder or missed win of a lost game is where a
+//! player learns most; `wuzi review` prints them.
+
+use crate::board::{Board, MoveListError};
+use crate::search::solver::{Proof, SolveLimits, Solver};
+use crate::threat::Threat;
+use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+use std::time::{Duration, Instant};
+
+/// Why a game cannot be reviewed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewError {
+    /// A board size the engine does not play.
+    #[error("board size {0} is not supported ({MIN_SIZE} to {MAX_SIZE})")]
+    Size(usize),
+    /// A move list that cannot be played.
+    #[error(transparent)]
+    Moves(#[from] MoveListError),
+}
+
+/// What the review found at one move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// The mover had a forced win, `line` (its first move first), and the move played does
+    /// not start one the solver proves. `by_fours`: the win was by fours alone (a VCF).
+    MissedWin {
+        /// The win the mover had.
+        line: Vec<Pos>,
+        /// Whether it was a win by fours alone.
+        by_fours: bool,
+    },
+    /// The opponent threatened a forced win and still has one after the move, `line` (the
+    /// opponent's first move first), while each move of `stops` would have left it none.
+    Blunder {
+        /// The opponent's forced win after the move played.
+        line: Vec<Pos>,
+        /// The moves proven to stop the threat.
+        stops: Vec<Pos>,
+    },
+    /// The opponent has a forced win after the move, `line`, and no move was proven to
+    /// stop it: the position was lost before this move, as far as the solver sees.
+    AlreadyLost {
+        /// The opponent's forced win after the move played.
+        line: Vec<Pos>,
+    },
+}
+
+/// One reviewed move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReview {
+    /// The move's number in the game, from 1.
+    pub number: usize,
+    /// Who played it.
+    pub mover: Color,
+    /// The point played.
+    pub played: Pos,
+    /// What the review found; `None` for a move with nothing to note.
+    pub finding: Option<Finding>,
+}
+
+impl MoveReview {
+    /// Is this the kind of move a player learns from: a blunder or a missed win?
+    pub fn is_mistake(&self) -> bool {
+        matches!(
+            self.finding,
+            Some(Finding::Blunder { .. } | Finding::MissedWin { .. })
+        )
+    }
+}
+
+/// Reviews a game: `moves` from the empty board (black first, `Pos::NONE` a pass) under
+/// `rule` on a `size` board, from move number `first` on (1 for the whole game; the moves
+/// before it are played unreviewed), each solve given at most `per_solve`. `on_move` sees each
+/// move's review as it is done (a long game takes a while). Fails, before any solving, on a
+/// size the engine does not play or a move list that cannot be played.
+pub fn review_game(
+    size: usize,
+    rule: Rule,
+    moves: &[Pos],
+    first: usize,
+    per_solve: Duration,
+    on_move: &mut dyn FnMut(&MoveReview),
+) -> Result<Vec<MoveReview>, ReviewError> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(ReviewError::Size(size));
+    }
+    // The whole list is checked first: a bad move is reported before minutes of solving.
+    Board::new(size, rule).play_all(moves)?;
+    let mut board = Board::new(size, rule);
+    let mut reviewer = Reviewer {
+        solver: Solver::new(),
+        per_solve,
+    };
+    let mut out = Vec::with_capacity(moves.len());
+    for (k, &p) in moves.iter().enumerate() {
+        if p.is_none() {
+            board.make_pass();
+            continue;
+        }
+        if k + 1 < first {
+            board.make(p);
+            continue;
+        }
+        let mover = board.to_move();
+        let finding = reviewer.review_move(&mut board, p);
+        let r = MoveReview {
+            number: k + 1,
+            mover,
+            played: p,
+            finding,
+        };
+        on_move(&r);
+        out.push(r);
+        board.make(p);
+    }
+    Ok(out)
+}
+
+/// The solver and its time limit, for the questions of one game.
+struct Reviewer {
+    solver: Solver,
+    per_solve: Duration,
+}
+
+impl Reviewer {
+    fn limits(&self) -> SolveLimits {
+        SolveLimits {
+            deadline: Some(Instant::now() + self.per_solve),
+            ..SolveLimits::default()
+        }
+    }
+
+    /// The side to move's forced win: by fours first (the shorter, surer proof), then by
+    /// threats. With whether it was by fours.
+    fn own_win(&mut self, b: &mut Board) -> Option<(Vec<Pos>, bool)> {
+        if let Proof::Win(line) = self.solver.vcf(b, &self.limits()) {
+            return Some((line, true));
+        }
+        match self.solver.vct(b, &self.limits()) {
+            Proof::Win(line) => Some((line, false)),
+            _ => None,
+        }
+    }
+
+    /// The finding at `p`, to be played by the side to move of `b` (left as it was).
+    fn review_move(&mut self, b: &mut Board, p: Pos) -> Option<Finding> {
+        let mover = b.to_move();
+        if b.makes_five(p, mover) {
+            return None;
+        }
+        if let Some((line, by_fours)) = self.own_win(b) {
+            if line[0] == p {
+                return None;
+            }
+            // Another first move may win too: only a threat can, as far as the solver goes.
+            let lim = self.limits();
+            if b.threat(p, mover) >= Threat::Flex3
+                && matches!(self.solver.vct_with(b, p, &lim), Proof::Win(_))
+            {
+                return None;
+            }
+            return Some(Finding::MissedWin { line, by_fours });
+        }
+        // The opponent's threat: its win if the mover passed.
+        b.make_pass();
+        let threat = self.own_win(b);
+        b.undo();
+        threat.as_ref()?;
+        b.make(p);
+        let after = self.own_win(b);
+        b.undo();
+        let (line, _) = after?;
+        let stops = self.stops(b, p);
+        Some(if stops.is_empty() {
+            Finding::AlreadyLost { line }
+        } else {
+            Finding::Blunder { line, stops }
+        })
+    }
+
+    /// The moves other than `played` after which the opponent is proven to have no forced
+    /// win: legal points near a stone (a stop farther off cannot touch the threat's lines).
+    fn stops(&mut self, b: &mut Board, played: Pos) -> Vec<Pos> {
+        let mover = b.to_move();
+        let mut stops = Vec::new();
+        for &c in b.cells() {
+            if c == played || !b.is_empty(c) || !b.is_near(c) {
+                continue;
+            }
+            if mover == Color::Black && b.is_forbidden(c) {
+                continue;
+            }
+            b.make(c);
+            let vcf = self.solver.vcf(b, &self.limits());
+            let vct = if vcf == Proof::NoWin {
+                self.solver.vct(b, &self.limits())
+            } else {
+                vcf
+            };
+            b.undo();
+            if vct == Proof::NoWin {
+                stops.push(c);
+            }
+        }
+        stops
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_move_list;
+
+    fn moves(s: &str) -> Vec<Pos> {
+        parse_move_list(s).expect("a move list")
+    }
+
+    #[test]
+    fn an_unplayable_move_list_is_refused_before_any_solving() {
+        let list = moves("7,7 7,7");
+        let e = review_game(
+            15,
+            Rule::Freestyle,
+            &list,
+            1,
+            Duration::from_millis(1),
+            &mut |_| {},
+        );
+        assert!(matches!(
+            e,
+            Err(ReviewError::Moves(MoveListError::Occupied {
+                number: 2,
+                ..
+            }))
+        ));
+        let e = review_game(
+            30,
+            Rule::Freestyle,
+            &list,
+            1,
+            Duration::from_millis(1),
+            &mut |_| {},
+        );
+        assert_eq!(e, Err(ReviewError::Size(30)));
+    }
+
+    #[test]
+    fn a_missed_open_four_and_an_unblocked_four_are_found() {
+        // Black makes an open three (7,7 8,7 9,7) that white leaves standing; black, with a
+        // win by fours in hand, then plays far away.
+        let list = moves("7,7 0,0 8,7 0,14 9,7 14,0 3,3");
+        let mut seen = Vec::new();
+        let r = review_game(
+            15,
+            Rule::Freestyle,
+            &list,
+            1,
+            Duration::from_secs(2),
+            &mut |m| seen.push(m.number),
+        )
+        .unwrap();
+        assert_eq!(seen, (1..=7).collect::<Vec<_>>());
+        // Move 6 (white, 14,0) leaves black's open three standing: white had to stop it.
+        match &r[5].finding {
+            Some(Finding::Blunder { stops, .. }) => {
+                for s in [Pos::new(6, 7), Pos::new(10, 7)] {
+                    assert!(stops.contains(&s), "{s} stops the three: {stops:?}");
+                }
+            }
+            f => panic!("move 6: {f:?}"),
+        }
+        // Move 7 (black, 3,3) lets the win by the open three go.
+        assert!(
+            matches!(r[6].finding, Some(Finding::MissedWin { .. })),
+            "{:?}",
+            r[6]
+        );
+        assert!(r[..5].iter().all(|m| m.finding.is_none()), "{r:?}");
+    }
+}
