@@ -12,9 +12,11 @@
 //! Each solve has a time limit, so a verdict is as good as the solver's reach: a threat it
 //! cannot find within the limit is not reported, and a move whose check runs out of time is
 //! neither a stop nor a failure. The first blunder or missed win of a lost game is where a
-//! player learns most; `wuzi review` prints them.
+//! player learns most; [`Report`] words the findings, which `wuzi review` and the prompt's
+//! `review` print.
 
 use crate::board::{Board, MoveListError};
+use crate::notation::format_h8;
 use crate::search::solver::{Proof, SolveLimits, Solver};
 use crate::threat::Threat;
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
@@ -216,6 +218,112 @@ impl Reviewer {
             }
         }
         stops
+    }
+}
+
+/// Most points of a line or of a list of stops a report line shows.
+const SHOWN: usize = 12;
+
+/// The report of a review as lines of text, for the front ends to print: each blunder and
+/// missed win, the first move of each side's stretch of lost positions (the rest of the
+/// stretch says nothing new), and with `all` every other move; then the first mistake.
+pub struct Report {
+    size: usize,
+    all: bool,
+    /// Is each side (by colour index) in a stretch of lost positions?
+    lost: [bool; 2],
+    first: Option<String>,
+}
+
+impl Report {
+    /// A report of a game on a `size` board; `all` shows the moves with nothing to note too.
+    pub fn new(size: usize, all: bool) -> Report {
+        Report {
+            size,
+            all,
+            lost: [false; 2],
+            first: None,
+        }
+    }
+
+    /// The line to show for the next reviewed move, if any.
+    pub fn line(&mut self, m: &MoveReview) -> Option<String> {
+        let side = m.mover.index();
+        let show = match m.finding {
+            Some(Finding::AlreadyLost { .. }) => !std::mem::replace(&mut self.lost[side], true),
+            Some(_) => {
+                self.lost[side] = false;
+                true
+            }
+            None => {
+                self.lost[side] = false;
+                self.all
+            }
+        };
+        if m.is_mistake() && self.first.is_none() {
+            self.first = Some(format!(
+                "first mistake: move {}, {} {} ({})",
+                m.number,
+                m.mover,
+                format_h8(m.played, self.size),
+                kind(m)
+            ));
+        }
+        show.then(|| describe(m, self.size))
+    }
+
+    /// The closing line: the game's first blunder or missed win, or that there was none.
+    pub fn summary(&self) -> String {
+        self.first
+            .clone()
+            .unwrap_or_else(|| "no blunder or missed win within the solver's reach".into())
+    }
+}
+
+fn kind(m: &MoveReview) -> &'static str {
+    match m.finding {
+        Some(Finding::MissedWin { by_fours: true, .. }) => "missed a win by fours",
+        Some(Finding::MissedWin { .. }) => "missed a win by threats",
+        Some(Finding::Blunder { .. }) => "blunder",
+        Some(Finding::AlreadyLost { .. }) => "already lost",
+        None => "nothing to note",
+    }
+}
+
+/// Points in h8 notation, at most [`SHOWN`] of them.
+fn points(ps: &[Pos], size: usize) -> String {
+    let mut s: Vec<String> = ps.iter().take(SHOWN).map(|&p| format_h8(p, size)).collect();
+    if ps.len() > SHOWN {
+        s.push(format!("... ({} in all)", ps.len()));
+    }
+    s.join(" ")
+}
+
+/// One reviewed move as a line: number, mover, point, and what was found.
+fn describe(m: &MoveReview, size: usize) -> String {
+    let head = format!(
+        "{:>4}. {} {}: {}",
+        m.number,
+        m.mover,
+        format_h8(m.played, size),
+        kind(m)
+    );
+    let other = !m.mover;
+    match &m.finding {
+        None => head,
+        Some(Finding::MissedWin { line, .. }) => format!("{head}: {}", points(line, size)),
+        Some(Finding::Blunder { line, stops }) => format!(
+            "{head}: {other} wins by {}; {} move(s) would have stopped it: {}",
+            points(line, size),
+            stops.len(),
+            points(stops, size)
+        ),
+        Some(Finding::AlreadyLost { line }) => {
+            format!(
+                "{head}: {other} wins by {}, and no move stops it",
+                points(line, size)
+            )
+        }
     }
 }
 

@@ -37,6 +37,8 @@ pub enum Cmd {
     Board,
     /// Show what the position database knows about the position.
     Db,
+    /// Review the game so far with the threat solver, this many milliseconds a solve.
+    Review(u64),
     /// List the commands.
     Help,
     /// Leave.
@@ -63,6 +65,8 @@ commands:
   load FILE        load a saved game (SGF, .psq or wuzi's text)
   board            show the board again
   db               what the position database (wuzi --db FILE) knows here
+  review [MS]      where this game was decided: each blunder and missed win, by the
+                   threat solver (MS milliseconds a solve, default 200)
   help             this text
   quit             leave (so does end of input)
 The board: X black, O white, (X) the last move, * a point forbidden to black (renju).
@@ -135,6 +139,7 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         "load" => Cmd::Load(need_file(arg, "load")?),
         "board" | "show" => Cmd::Board,
         "db" => Cmd::Db,
+        "review" => Cmd::Review(parse_review_ms(arg)?),
         "help" | "?" | "h" => Cmd::Help,
         "quit" | "exit" | "q" => Cmd::Quit,
         _ if looks_like_move(line) => Cmd::Move(line.to_string()),
@@ -226,6 +231,24 @@ fn parse_time(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The default time of a review's solves, in milliseconds.
+pub const REVIEW_MS: u64 = 200;
+/// The longest time a review's solve may take, in milliseconds.
+const MAX_REVIEW_MS: u64 = 60_000;
+
+fn parse_review_ms(s: &str) -> Result<u64, String> {
+    if s.is_empty() {
+        return Ok(REVIEW_MS);
+    }
+    match s.parse::<u64>() {
+        Ok(ms) if (1..=MAX_REVIEW_MS).contains(&ms) => Ok(ms),
+        _ => Err(format!(
+            "review wants milliseconds a solve, 1 to {MAX_REVIEW_MS} (default {REVIEW_MS}), not {}",
+            quote(s)
+        )),
+    }
+}
+
 fn parse_vary(s: &str) -> Result<Option<i32>, String> {
     parse_random_margin(s).map_err(|_| {
         format!(
@@ -275,6 +298,12 @@ mod tests {
         assert_eq!(parse("-1,3"), Ok(Some(Cmd::Move("-1,3".into()))));
         assert_eq!(parse("h"), Ok(Some(Cmd::Help)));
         assert_eq!(parse("hint"), Ok(Some(Cmd::Hint)));
+        assert_eq!(parse("review"), Ok(Some(Cmd::Review(REVIEW_MS))));
+        assert_eq!(parse("review 50"), Ok(Some(Cmd::Review(50))));
+        for bad in ["review 0", "review soon", "review 99999999"] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains("review wants milliseconds"), "{bad}: {e}");
+        }
     }
 
     #[test]

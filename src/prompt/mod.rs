@@ -14,6 +14,7 @@ pub mod view;
 use crate::engine::{clock_seed, Engine, GameStatus, Level, MoveError};
 use crate::notation::{format_h8, parse_h8};
 use crate::record::{Format, GameRecord, GameResult};
+use crate::review::{review_game, Report};
 use crate::search::{Info, Limits, Outcome};
 use crate::types::{Color, Pos, Rule};
 use command::{clip, clip_at, parse, Cmd, HELP, MAX_LINE};
@@ -209,6 +210,7 @@ impl Prompt {
             Cmd::Load(file) => return self.load(&file, io),
             Cmd::Board => self.show(io)?,
             Cmd::Db => self.show_db(io)?,
+            Cmd::Review(ms) => return self.review(ms, io),
             Cmd::Help => writeln!(io.out, "{HELP}")?,
             Cmd::Quit => {}
         }
@@ -507,6 +509,34 @@ impl Prompt {
             }
         }
         self.show(io)?;
+        Ok(Ok(()))
+    }
+
+    /// Reviews the game so far (`crate::review`): its blunders and missed wins, as the
+    /// solver finds them, then the first mistake.
+    fn review(&mut self, ms: u64, io: &mut Io) -> io::Result<Result<(), String>> {
+        let b = self.engine.board();
+        let (size, rule, moves) = (b.size(), b.rule(), b.moves().to_vec());
+        if moves.is_empty() {
+            return Ok(Err("No moves to review yet.".into()));
+        }
+        writeln!(
+            io.out,
+            "Reviewing {} moves, up to {ms} ms a solve.",
+            moves.len()
+        )?;
+        let mut report = Report::new(size, false);
+        let mut written = Ok(());
+        let reviewed = review_game(size, rule, &moves, 1, Duration::from_millis(ms), &mut |m| {
+            if let (Some(line), Ok(())) = (report.line(m), &written) {
+                written = writeln!(io.out, "{line}");
+            }
+        });
+        written?;
+        if let Err(e) = reviewed {
+            return Ok(Err(format!("Cannot review this game: {e}.")));
+        }
+        writeln!(io.out, "{}", report.summary())?;
         Ok(Ok(()))
     }
 

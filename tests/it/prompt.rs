@@ -393,3 +393,29 @@ fn sgf_records_load_and_save() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+#[test]
+fn review_names_the_games_blunder() {
+    // White's a1 (move 6) leaves black's open three h8 i8 j8 standing; g8 and k8 stop it.
+    let file = temp("review.txt");
+    std::fs::write(
+        &file,
+        "Rule: freestyle\nSize: 15\nResult: *\n\nh8 a15 i8 o15 j8 a1 b2\n",
+    )
+    .unwrap();
+    let out = run(&format!(
+        "level depth 2\nreview\nload {file}\nreview 500\nreview 0\n"
+    ));
+    assert!(out.contains("No moves to review yet."), "{out}");
+    let line6 = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("6. white a1: blunder"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line6.contains("g8") && line6.contains("k8"), "{line6}");
+    assert!(
+        out.contains("first mistake: move 6, white a1 (blunder)"),
+        "{out}"
+    );
+    assert!(out.contains("review wants milliseconds a solve"), "{out}");
+    let _ = std::fs::remove_file(&file);
+}

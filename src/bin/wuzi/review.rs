@@ -7,17 +7,13 @@ use crate::rule_parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use wuzi::notation::format_h8;
 use wuzi::record::GameRecord;
-use wuzi::review::{review_game, Finding, MoveReview};
-use wuzi::types::Pos;
-use wuzi::{Color, Rule};
+use wuzi::review::{review_game, Report};
+use wuzi::Rule;
 
 /// The longest time `--ms` gives one solve: a minute (a review solves a few times a move,
 /// and many times where a threat must be stopped).
 const MAX_MS: u64 = 60_000;
-/// Most points of a line or of a list of stops printed.
-const SHOWN: usize = 12;
 
 /// Find where a game was decided: the blunders, missed wins and lost stretches of a game
 /// record, by the threat solver.
@@ -81,97 +77,20 @@ fn review_command(a: &Args) -> Result<(), String> {
         rec.rule.name(),
         rec.moves.len()
     );
-    let size = rec.size;
-    // The first move of each side's stretch of lost positions is shown, not the rest.
-    let mut lost = [false; 2];
-    let reviews = review_game(
-        size,
+    let mut report = Report::new(rec.size, a.all);
+    review_game(
+        rec.size,
         rec.rule,
         &rec.moves,
         a.from as usize,
         Duration::from_millis(a.ms),
         &mut |m| {
-            let side = m.mover.index();
-            let show = match m.finding {
-                Some(Finding::AlreadyLost { .. }) => !std::mem::replace(&mut lost[side], true),
-                Some(_) => {
-                    lost[side] = false;
-                    true
-                }
-                None => {
-                    lost[side] = false;
-                    a.all
-                }
-            };
-            if show {
-                println!("{}", describe(m, size));
+            if let Some(line) = report.line(m) {
+                println!("{line}");
             }
         },
     )
     .map_err(|e| format!("{file}: {e}"))?;
-    match reviews.iter().find(|m| m.is_mistake()) {
-        Some(m) => println!(
-            "first mistake: move {}, {} {} ({})",
-            m.number,
-            colour(m.mover),
-            format_h8(m.played, size),
-            kind(m)
-        ),
-        None => println!("no blunder or missed win within the solver's reach"),
-    }
+    println!("{}", report.summary());
     Ok(())
-}
-
-fn colour(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
-fn kind(m: &MoveReview) -> &'static str {
-    match m.finding {
-        Some(Finding::MissedWin { by_fours: true, .. }) => "missed a win by fours",
-        Some(Finding::MissedWin { .. }) => "missed a win by threats",
-        Some(Finding::Blunder { .. }) => "blunder",
-        Some(Finding::AlreadyLost { .. }) => "already lost",
-        None => "nothing to note",
-    }
-}
-
-/// Points in h8 notation, at most [`SHOWN`] of them.
-fn points(ps: &[Pos], size: usize) -> String {
-    let mut s: Vec<String> = ps.iter().take(SHOWN).map(|&p| format_h8(p, size)).collect();
-    if ps.len() > SHOWN {
-        s.push(format!("... ({} in all)", ps.len()));
-    }
-    s.join(" ")
-}
-
-/// One reviewed move as a line: number, mover, point, and what was found.
-fn describe(m: &MoveReview, size: usize) -> String {
-    let head = format!(
-        "{:>4}. {} {}: {}",
-        m.number,
-        colour(m.mover),
-        format_h8(m.played, size),
-        kind(m)
-    );
-    let other = colour(!m.mover);
-    match &m.finding {
-        None => head,
-        Some(Finding::MissedWin { line, .. }) => format!("{head}: {}", points(line, size)),
-        Some(Finding::Blunder { line, stops }) => format!(
-            "{head}: {other} wins by {}; {} move(s) would have stopped it: {}",
-            points(line, size),
-            stops.len(),
-            points(stops, size)
-        ),
-        Some(Finding::AlreadyLost { line }) => {
-            format!(
-                "{head}: {other} wins by {}, and no move stops it",
-                points(line, size)
-            )
-        }
-    }
 }
