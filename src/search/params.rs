@@ -176,8 +176,11 @@ parameters! {
     /// it. Self-play with the net, 8 against 2: +77 Elo [+43, +112] (s1, 100 ms a move,
     /// 159-98-20, stopped at LLR 2.53) and +54 [+24, +85] (s2, 100 ms, 210-148-42). 16
     /// against 8: +18 [-7, +44] (s1, 100 ms, 400 games), 0 [-34, +34] (s2, 200 ms, 224
-    /// games); 32 against 8: +30 [-6, +67] (s1, 200 ms, 210 games).
-    ROOT_DEFENCE_TIME_DIV, root_defence_time_div, "kddiv": u32 = 8;
+    /// games). 32 against 8: +30 [-6, +67] (s1, 200 ms, 210 games), +10 [-14, +33] (s1,
+    /// 100 ms, 365 games), +16 [-9, +42] (s2, 100 ms, 388 games), +14 [-11, +39] (s1,
+    /// 300 ms, 400 games); the last three together +13 [-1, +28] over 1,152 games, every
+    /// run above zero: the main search makes better use of the time the checks gave up.
+    ROOT_DEFENCE_TIME_DIV, root_defence_time_div, "kddiv": u32 = 32;
     /// Below the root, a node whose opponent has a four-three point (and no five or
     /// straight-four point) searches only our fours and the moves that may stop it
     /// (`movegen::four_three_defences`), as replies to an open three are narrowed (0: off,
