@@ -93,6 +93,10 @@ pub struct Solver {
     // hashes, so the fastest non-cryptographic hasher is the right one.
     vct_tt: AHashMap<u64, Entry>,
     nodes: u64,
+    /// Attacker's nodes of the current VCT iteration that stopped at the depth limit with
+    /// threats untried (or took such a result from the table): with none, the iteration's
+    /// answer holds at every depth.
+    depth_cuts: u64,
     /// `nodes` at the last clock read.
     clock_at: u64,
     limits: SolveLimits,
@@ -252,15 +256,19 @@ impl Solver {
 
     /// Does the side to move win by continuous threats (fours and open threes)? Deepens one
     /// attacking move at a time up to `limits.depth`, so the shortest win is found first and
-    /// a budget cut still leaves the shallower iterations' answer.
+    /// a budget cut still leaves the shallower iterations' answer; an iteration that found no
+    /// win without meeting its depth limit anywhere ends the deepening.
     pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.start(limits);
         let mut proof = Proof::NoWin;
         for depth in 1..=limits.depth {
             let mut line = Vec::new();
+            self.depth_cuts = 0;
             let r = self.vct_attack(board, depth, &mut line);
             proof = finish(r, line);
-            if proof != Proof::NoWin {
+            // No win, and no line stopped by the depth: a deeper iteration would search the
+            // same tree.
+            if proof != Proof::NoWin || self.depth_cuts == 0 {
                 break;
             }
         }
@@ -280,10 +288,11 @@ impl Solver {
         let mut proof = Proof::NoWin;
         for depth in 0..limits.depth {
             let mut line = Vec::new();
+            self.depth_cuts = 0;
             let r = self.vct_defend(board, depth, &mut line);
             line.push(p);
             proof = finish(r, line);
-            if proof != Proof::NoWin {
+            if proof != Proof::NoWin || self.depth_cuts == 0 {
                 break;
             }
         }

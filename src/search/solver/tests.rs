@@ -213,3 +213,21 @@ fn vcf_table_stores_and_overwrites() {
     t.clear();
     assert!(t.get(b).is_none());
 }
+
+/// A VCT search that finds no win without meeting its depth limit ends its deepening: black's
+/// three, blocked at one end, makes one four and no more, so the first iterations search
+/// the whole tree and the answer comes in a few nodes, not in one iteration per depth up
+/// to the limit (962 nodes before). The answer holds at every depth: a later solve of the
+/// same position takes it from the table at once. (Wins that need the deeper iterations:
+/// the suites of `tests/it/threats.rs`.)
+#[test]
+fn a_vct_search_without_depth_cuts_stops_deepening() {
+    let moves = crate::notation::parse_move_list("7,7 0,0 8,7 0,14 9,7 6,7").unwrap();
+    let mut b = Board::new(15, crate::types::Rule::Freestyle);
+    b.play_all(&moves).unwrap();
+    let mut s = Solver::new();
+    assert_eq!(s.vct(&mut b, &SolveLimits::default()), Proof::NoWin);
+    assert!(s.nodes() < 50, "{} nodes", s.nodes());
+    assert_eq!(s.vct(&mut b, &SolveLimits::default()), Proof::NoWin);
+    assert!(s.nodes() <= 2, "{} nodes", s.nodes());
+}

@@ -14,6 +14,10 @@ use crate::types::{Color, Pos};
 /// before its blocks).
 const VCT_VCF_DEPTH: u8 = 120;
 
+/// The depth of a VCT table entry whose search found no win without ever stopping at its
+/// depth limit: no deeper search can find one either.
+pub(super) const NO_WIN_AT_ANY_DEPTH: u8 = u8::MAX;
+
 impl Solver {
     /// A VCT node, the attacker to move, within `depth` attacking moves.
     pub(super) fn vct_attack(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
@@ -61,14 +65,22 @@ impl Solver {
             return Ok(true);
         }
         if depth == 0 {
+            if b.count_at_least(a, Threat::Flex3) > 0 {
+                // Threats were left untried: a deeper search may still win.
+                self.depth_cuts += 1;
+            }
             return Ok(false);
         }
         let key = b.hash();
         if let Some(e) = self.vct_tt.get(&key) {
             if !e.win && e.depth >= depth {
+                if e.depth != NO_WIN_AT_ANY_DEPTH {
+                    self.depth_cuts += 1;
+                }
                 return Ok(false);
             }
         }
+        let cuts = self.depth_cuts;
         let mut moves = [Pos::NONE; 256];
         let n = attack_moves(b, a, false, &mut moves);
         let mut won = false;
@@ -82,6 +94,12 @@ impl Solver {
                 break;
             }
         }
+        // A search that found no win without meeting its depth limit holds at every depth.
+        let depth = if !won && self.depth_cuts == cuts {
+            NO_WIN_AT_ANY_DEPTH
+        } else {
+            depth
+        };
         self.store_vct(key, Entry { win: won, depth });
         Ok(won)
     }
