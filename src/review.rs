@@ -22,6 +22,13 @@ use crate::threat::Threat;
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use std::time::{Duration, Instant};
 
+/// The default time of one solve of a review, in milliseconds: a few seconds for a game
+/// with few threats, a minute or two for a long tactical one.
+pub const DEFAULT_SOLVE_MS: u64 = 200;
+/// The longest time a front end lets one solve of a review take, in milliseconds: a review
+/// solves a few times a move, and many times where a threat must be stopped.
+pub const MAX_SOLVE_MS: u64 = 60_000;
+
 /// Why a game cannot be reviewed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReviewError {
@@ -205,15 +212,11 @@ impl Reviewer {
             if mover == Color::Black && b.is_forbidden(c) {
                 continue;
             }
+            // The VCT proves no win by fours first (it asks the VCF at its root).
             b.make(c);
-            let vcf = self.solver.vcf(b, &self.limits());
-            let vct = if vcf == Proof::NoWin {
-                self.solver.vct(b, &self.limits())
-            } else {
-                vcf
-            };
+            let proof = self.solver.vct(b, &self.limits());
             b.undo();
-            if vct == Proof::NoWin {
+            if proof == Proof::NoWin {
                 stops.push(c);
             }
         }

@@ -1,6 +1,7 @@
 //! The terminal prompt's command syntax: a line into a [`Cmd`], without a board.
 
 use crate::engine::{parse_random_margin, Level, MAX_RANDOM_MARGIN};
+use crate::review::{DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
 
 /// One prompt command.
@@ -231,19 +232,14 @@ fn parse_time(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The default time of a review's solves, in milliseconds.
-pub const REVIEW_MS: u64 = 200;
-/// The longest time a review's solve may take, in milliseconds.
-const MAX_REVIEW_MS: u64 = 60_000;
-
 fn parse_review_ms(s: &str) -> Result<u64, String> {
     if s.is_empty() {
-        return Ok(REVIEW_MS);
+        return Ok(DEFAULT_SOLVE_MS);
     }
     match s.parse::<u64>() {
-        Ok(ms) if (1..=MAX_REVIEW_MS).contains(&ms) => Ok(ms),
+        Ok(ms) if (1..=MAX_SOLVE_MS).contains(&ms) => Ok(ms),
         _ => Err(format!(
-            "review wants milliseconds a solve, 1 to {MAX_REVIEW_MS} (default {REVIEW_MS}), not {}",
+            "review wants milliseconds a solve, 1 to {MAX_SOLVE_MS} (default {DEFAULT_SOLVE_MS}), not {}",
             quote(s)
         )),
     }
@@ -298,7 +294,7 @@ mod tests {
         assert_eq!(parse("-1,3"), Ok(Some(Cmd::Move("-1,3".into()))));
         assert_eq!(parse("h"), Ok(Some(Cmd::Help)));
         assert_eq!(parse("hint"), Ok(Some(Cmd::Hint)));
-        assert_eq!(parse("review"), Ok(Some(Cmd::Review(REVIEW_MS))));
+        assert_eq!(parse("review"), Ok(Some(Cmd::Review(DEFAULT_SOLVE_MS))));
         assert_eq!(parse("review 50"), Ok(Some(Cmd::Review(50))));
         for bad in ["review 0", "review soon", "review 99999999"] {
             let e = parse(bad).unwrap_err();

@@ -8,12 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use wuzi::record::GameRecord;
-use wuzi::review::{review_game, Report};
+use wuzi::review::{review_game, Report, DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use wuzi::Rule;
-
-/// The longest time `--ms` gives one solve: a minute (a review solves a few times a move,
-/// and many times where a threat must be stopped).
-const MAX_MS: u64 = 60_000;
 
 /// Find where a game was decided: the blunders, missed wins and lost stretches of a game
 /// record, by the threat solver.
@@ -34,8 +30,8 @@ pub struct Args {
           value_parser = rule_parser())]
     rule: Rule,
     /// Time limit of each solve, in milliseconds.
-    #[arg(long, value_name = "T", default_value_t = 200,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_MS))]
+    #[arg(long, value_name = "T", default_value_t = DEFAULT_SOLVE_MS,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVE_MS))]
     ms: u64,
     /// Review from this move number on (the moves before it are only played).
     #[arg(long, value_name = "N", default_value_t = 1,

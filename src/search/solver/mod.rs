@@ -260,19 +260,9 @@ impl Solver {
     /// win without meeting its depth limit anywhere ends the deepening.
     pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.start(limits);
-        let mut proof = Proof::NoWin;
-        for depth in 1..=limits.depth {
-            let mut line = Vec::new();
-            self.depth_cuts = 0;
-            let r = self.vct_attack(board, depth, &mut line);
-            proof = finish(r, line);
-            // No win, and no line stopped by the depth: a deeper iteration would search the
-            // same tree.
-            if proof != Proof::NoWin || self.depth_cuts == 0 {
-                break;
-            }
-        }
-        proof
+        self.deepen(limits.depth, |s, depth, line| {
+            s.vct_attack(board, depth, line)
+        })
     }
 
     /// Does the side to move win by continuous threats starting with `p` (an empty point,
@@ -285,18 +275,34 @@ impl Solver {
             return Proof::Win(vec![p]);
         }
         board.make(p);
+        let proof = self.deepen(limits.depth, |s, depth, line| {
+            let r = s.vct_defend(board, depth - 1, line);
+            line.push(p);
+            r
+        });
+        board.undo();
+        proof
+    }
+
+    /// The VCT's iterative deepening: `search` to 1, 2, ... `max_depth` attacking moves
+    /// (its line built backwards, as the nodes return), until a win, a budget cut, or an
+    /// iteration that found no win without meeting its depth limit anywhere: a deeper one
+    /// would search the same tree.
+    fn deepen(
+        &mut self,
+        max_depth: u8,
+        mut search: impl FnMut(&mut Self, u8, &mut Vec<Pos>) -> Res,
+    ) -> Proof {
         let mut proof = Proof::NoWin;
-        for depth in 0..limits.depth {
+        for depth in 1..=max_depth {
             let mut line = Vec::new();
             self.depth_cuts = 0;
-            let r = self.vct_defend(board, depth, &mut line);
-            line.push(p);
+            let r = search(self, depth, &mut line);
             proof = finish(r, line);
             if proof != Proof::NoWin || self.depth_cuts == 0 {
                 break;
             }
         }
-        board.undo();
         proof
     }
 }
