@@ -8,11 +8,13 @@
 //!   from the canonical orientation;
 //! - [`record`]: what is stored per position, and its bytes;
 //! - [`store`]: the file (opened per access, so processes can share it);
+//! - `backend`: the file under redb, its reads checked against its length;
 //! - [`learn`]: learning from finished games and advice for the root;
 //! - [`export`]: the JSON-lines form of the records (`wuzi db export|import`).
 //!
 //! No I/O other than the database file; front ends print what it reports.
 
+mod backend;
 pub mod export;
 pub mod key;
 pub mod learn;

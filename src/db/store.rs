@@ -3,6 +3,7 @@
 //! processes (two brains of a tournament) can share it: redb locks the file while it is
 //! open, and an access that finds it locked waits a little and tries again.
 
+use super::backend::CheckedFile;
 use super::record::Record;
 use super::DbError;
 use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
@@ -91,15 +92,26 @@ impl Store {
         })
     }
 
-    /// Opens the file, waiting up to [`LOCK_WAIT`] for another process to close it.
+    /// Opens the file (on [`CheckedFile`], which refuses reads past its end), waiting up to
+    /// [`LOCK_WAIT`] for another process to close it.
     fn database(&self) -> Result<Database, DbError> {
         check_length(&self.path)?;
         let start = Instant::now();
         loop {
-            match Database::builder()
-                .set_cache_size(CACHE_BYTES)
-                .create(&self.path)
-            {
+            let opened = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&self.path)
+                .map_err(redb::DatabaseError::from)
+                .and_then(CheckedFile::new)
+                .and_then(|file| {
+                    Database::builder()
+                        .set_cache_size(CACHE_BYTES)
+                        .create_with_backend(file)
+                });
+            match opened {
                 Ok(db) => return Ok(db),
                 Err(redb::DatabaseError::DatabaseAlreadyOpen) if start.elapsed() < LOCK_WAIT => {
                     std::thread::sleep(LOCK_RETRY)
@@ -143,6 +155,11 @@ impl Store {
     ) -> Result<T, DbError> {
         self.access(|db| {
             let tx = db.begin_write().map_err(|e| self.err(e))?;
+            // The positions' table is opened once alone first: redb may panic on a damaged
+            // table definition while it holds the transaction's lock of its tables, and a
+            // table still open (the counters') would then panic again as the unwinding drops
+            // it, which aborts the process. Once opened, a second open reads the same bytes.
+            drop(tx.open_table(POSITIONS).map_err(|e| self.err(e))?);
             let out = {
                 let mut meta = tx.open_table(META).map_err(|e| self.err(e))?;
                 let layout = meta
