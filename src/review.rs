@@ -20,6 +20,8 @@ use crate::notation::format_h8;
 use crate::search::solver::{Proof, SolveLimits, Solver};
 use crate::threat::Threat;
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default time of one solve of a review, in milliseconds: a few seconds for a game
@@ -67,6 +69,27 @@ pub enum Finding {
     },
 }
 
+impl Finding {
+    /// A word for the kind of finding: `missed-win`, `blunder` or `already-lost`.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Finding::MissedWin { .. } => "missed-win",
+            Finding::Blunder { .. } => "blunder",
+            Finding::AlreadyLost { .. } => "already-lost",
+        }
+    }
+
+    /// The forced win behind the finding: the mover's for a missed win, else the
+    /// opponent's.
+    pub fn line(&self) -> &[Pos] {
+        match self {
+            Finding::MissedWin { line, .. }
+            | Finding::Blunder { line, .. }
+            | Finding::AlreadyLost { line } => line,
+        }
+    }
+}
+
 /// One reviewed move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveReview {
@@ -90,17 +113,45 @@ impl MoveReview {
     }
 }
 
+/// Which moves a review looks at, how long each solve may take, and when it ends early.
+#[derive(Clone, Debug)]
+pub struct ReviewLimits {
+    /// The first move reviewed, numbered from 1; the moves before it are played unreviewed.
+    pub first: usize,
+    /// The longest time of one solve.
+    pub per_solve: Duration,
+    /// When raised, the review ends soon: the solve under way stops, the move it was for is
+    /// left out (its verdict would be unsure), and no later move is reviewed.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl ReviewLimits {
+    /// The whole game, each solve given at most `per_solve`, never stopped.
+    pub fn new(per_solve: Duration) -> ReviewLimits {
+        ReviewLimits {
+            first: 1,
+            per_solve,
+            stop: None,
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
 /// Reviews a game: `moves` from the empty board (black first, `Pos::NONE` a pass) under
-/// `rule` on a `size` board, from move number `first` on (1 for the whole game; the moves
-/// before it are played unreviewed), each solve given at most `per_solve`. `on_move` sees each
-/// move's review as it is done (a long game takes a while). Fails, before any solving, on a
-/// size the engine does not play or a move list that cannot be played.
+/// `rule` on a `size` board, within `limits`. `on_move` sees each move's review as it is
+/// done (a long game takes a while). Returns the reviews, fewer than the moves if the
+/// review was stopped. Fails, before any solving, on a size the engine does not play or a
+/// move list that cannot be played.
 pub fn review_game(
     size: usize,
     rule: Rule,
     moves: &[Pos],
-    first: usize,
-    per_solve: Duration,
+    limits: &ReviewLimits,
     on_move: &mut dyn FnMut(&MoveReview),
 ) -> Result<Vec<MoveReview>, ReviewError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -109,9 +160,13 @@ pub fn review_game(
     // The whole list is checked first: a bad move is reported before minutes of solving.
     Board::new(size, rule).play_all(moves)?;
     let mut board = Board::new(size, rule);
+    let mut solver = Solver::new();
+    if let Some(stop) = &limits.stop {
+        solver.watch(stop.clone());
+    }
     let mut reviewer = Reviewer {
-        solver: Solver::new(),
-        per_solve,
+        solver,
+        per_solve: limits.per_solve,
     };
     let mut out = Vec::with_capacity(moves.len());
     for (k, &p) in moves.iter().enumerate() {
@@ -119,12 +174,18 @@ pub fn review_game(
             board.make_pass();
             continue;
         }
-        if k + 1 < first {
+        if k + 1 < limits.first {
             board.make(p);
             continue;
         }
+        if limits.stopped() {
+            break;
+        }
         let mover = board.to_move();
         let finding = reviewer.review_move(&mut board, p);
+        if limits.stopped() {
+            break;
+        }
         let r = MoveReview {
             number: k + 1,
             mover,
@@ -342,14 +403,8 @@ mod tests {
     #[test]
     fn an_unplayable_move_list_is_refused_before_any_solving() {
         let list = moves("7,7 7,7");
-        let e = review_game(
-            15,
-            Rule::Freestyle,
-            &list,
-            1,
-            Duration::from_millis(1),
-            &mut |_| {},
-        );
+        let lim = ReviewLimits::new(Duration::from_millis(1));
+        let e = review_game(15, Rule::Freestyle, &list, &lim, &mut |_| {});
         assert!(matches!(
             e,
             Err(ReviewError::Moves(MoveListError::Occupied {
@@ -357,14 +412,7 @@ mod tests {
                 ..
             }))
         ));
-        let e = review_game(
-            30,
-            Rule::Freestyle,
-            &list,
-            1,
-            Duration::from_millis(1),
-            &mut |_| {},
-        );
+        let e = review_game(30, Rule::Freestyle, &list, &lim, &mut |_| {});
         assert_eq!(e, Err(ReviewError::Size(30)));
     }
 
@@ -374,14 +422,10 @@ mod tests {
         // win by fours in hand, then plays far away.
         let list = moves("7,7 0,0 8,7 0,14 9,7 14,0 3,3");
         let mut seen = Vec::new();
-        let r = review_game(
-            15,
-            Rule::Freestyle,
-            &list,
-            1,
-            Duration::from_secs(2),
-            &mut |m| seen.push(m.number),
-        )
+        let lim = ReviewLimits::new(Duration::from_secs(2));
+        let r = review_game(15, Rule::Freestyle, &list, &lim, &mut |m| {
+            seen.push(m.number)
+        })
         .unwrap();
         assert_eq!(seen, (1..=7).collect::<Vec<_>>());
         // Move 6 (white, 14,0) leaves black's open three standing: white had to stop it.
@@ -400,5 +444,29 @@ mod tests {
             r[6]
         );
         assert!(r[..5].iter().all(|m| m.finding.is_none()), "{r:?}");
+    }
+
+    #[test]
+    fn a_stopped_review_ends_without_the_move_it_was_on() {
+        let list = moves("7,7 0,0 8,7 0,14 9,7 14,0 3,3");
+        let stop = Arc::new(AtomicBool::new(false));
+        let lim = ReviewLimits {
+            first: 2,
+            per_solve: Duration::from_secs(2),
+            stop: Some(stop.clone()),
+        };
+        let mut seen = Vec::new();
+        let r = review_game(15, Rule::Freestyle, &list, &lim, &mut |m| {
+            seen.push(m.number);
+            if m.number == 4 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+        assert_eq!(seen, vec![2, 3, 4]);
+        assert_eq!(r.len(), 3);
+        // Raised before the start: nothing is reviewed.
+        let r = review_game(15, Rule::Freestyle, &list, &lim, &mut |_| panic!()).unwrap();
+        assert!(r.is_empty());
     }
 }

@@ -15,6 +15,7 @@ const page = {
   progress: null,       // the last progress event
   nbest: null,          // the last N-best list (analysis)
   hint: null,           // a hinted point
+  review: null,         // { controller, position, moves: Map number -> reviewed, shown }
 };
 
 // ---------------------------------------------------------------- points
@@ -178,6 +179,31 @@ function drawBoard() {
   }
 
   drawSearch(layer);
+  drawReview(layer);
+}
+
+// A review's mistakes as red rings on their stones; the selected line's stops (green) and
+// the forced win behind it (its first move, dashed).
+function drawReview(layer) {
+  const r = page.review;
+  const g = page.game;
+  if (!r || r.position !== g.position) return;
+  const n = g.size;
+  for (const m of r.moves.values()) {
+    if (m.kind !== 'blunder' && m.kind !== 'missed-win') continue;
+    const [x, y] = toXY(m.point, n);
+    el('circle', { class: 'mistake', cx: at(x), cy: at(y), r: CELL * 0.5 }, layer);
+  }
+  const m = r.shown && r.moves.get(r.shown);
+  if (!m) return;
+  for (const p of m.stops) {
+    const [x, y] = toXY(p, n);
+    el('circle', { class: 'stop', cx: at(x), cy: at(y), r: CELL * 0.25 }, layer);
+  }
+  if (m.line.length) {
+    const [x, y] = toXY(m.line[0], n);
+    el('circle', { class: 'threat', cx: at(x), cy: at(y), r: CELL * 0.4 }, layer);
+  }
 }
 
 function drawGrid(svg, n) {
@@ -405,6 +431,55 @@ async function stopSearch() {
   while (page.search) await new Promise((r) => setTimeout(r, 10));
 }
 
+// Reviews the game so far (streamed: one event per move), listing what the report shows.
+async function review() {
+  if (page.review && page.review.controller) {
+    page.review.controller.abort();
+    return;
+  }
+  const controller = new AbortController();
+  const r = { controller, position: page.game.position, moves: new Map(), shown: null };
+  page.review = r;
+  const list = $('review-list');
+  list.textContent = '';
+  const status = $('review-status');
+  const total = page.game.moves.filter((p) => p !== 'pass').length;
+  status.textContent = `reviewing ${total} moves…`;
+  $('btn-review').textContent = 'Stop review';
+  try {
+    await stream(gamePath(`/review?ms=${$('review-ms').value}`), (name, data) => {
+      if (name === 'reviewed') {
+        r.moves.set(data.number, data);
+        status.textContent = `reviewed move ${data.number} of ${total}`;
+        if (data.text) {
+          const item = document.createElement('li');
+          item.className = data.kind || '';
+          item.textContent = data.text;
+          list.appendChild(item);
+          item.addEventListener('click', () => {
+            for (const li of list.children) li.classList.remove('selected');
+            item.classList.add('selected');
+            r.shown = data.number;
+            drawBoard();
+          });
+        }
+        if (data.kind === 'blunder' || data.kind === 'missed-win') drawBoard();
+      } else if (name === 'done') {
+        const time = (data.elapsed_ms / 1000).toFixed(1);
+        const of = data.stopped ? ` (stopped after ${data.reviewed} of ${data.moves} moves)` : '';
+        status.textContent = `${data.summary}${of}; ${time} s`;
+      } else if (name === 'error') {
+        status.textContent = data.error;
+      }
+    }, controller.signal);
+  } catch (e) {
+    status.textContent = e.name === 'AbortError' ? 'review stopped' : e.message;
+  } finally {
+    r.controller = null;
+    $('btn-review').textContent = 'Review game';
+  }
+}
+
 // After a change of position: the engine moves if it is its turn, or the analysis restarts.
 async function afterChange() {
   const g = page.game;
@@ -540,6 +615,7 @@ function wire() {
     if ($('analysis').checked) afterChange();
   }));
   $('btn-stop').addEventListener('click', () => act(stopSearch));
+  $('btn-review').addEventListener('click', () => act(review));
   $('numbers').addEventListener('change', () => drawBoard());
   $('analysis').addEventListener('change', () => act(async () => {
     await stopSearch();

@@ -14,7 +14,7 @@ pub mod view;
 use crate::engine::{clock_seed, Engine, GameStatus, Level, MoveError};
 use crate::notation::{format_h8, parse_h8};
 use crate::record::{Format, GameRecord, GameResult};
-use crate::review::{review_game, Report};
+use crate::review::{review_game, Report, ReviewLimits};
 use crate::search::{Info, Limits, Outcome};
 use crate::types::{Color, Pos, Rule};
 use command::{clip, clip_at, parse, Cmd, HELP, MAX_LINE};
@@ -527,7 +527,8 @@ impl Prompt {
         )?;
         let mut report = Report::new(size, false);
         let mut written = Ok(());
-        let reviewed = review_game(size, rule, &moves, 1, Duration::from_millis(ms), &mut |m| {
+        let limits = ReviewLimits::new(Duration::from_millis(ms));
+        let reviewed = review_game(size, rule, &moves, &limits, &mut |m| {
             if let (Some(line), Ok(())) = (report.line(m), &written) {
                 written = writeln!(io.out, "{line}");
             }

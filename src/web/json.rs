@@ -245,3 +245,40 @@ pub struct Done {
     /// The game after it.
     pub state: State,
 }
+
+/// One move of a review, as the review finishes it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Reviewed {
+    /// The move's number in the game, from 1.
+    pub number: usize,
+    /// Who played it: `black` or `white`.
+    pub mover: String,
+    /// The point played.
+    pub point: String,
+    /// What was found: `missed-win`, `blunder`, `already-lost`, or none.
+    pub kind: Option<String>,
+    /// The review's line for it, when the report shows one (every mistake, and the first
+    /// move of a lost stretch).
+    pub text: Option<String>,
+    /// The forced win behind the finding: the mover's (a missed win) or the opponent's.
+    pub line: Vec<String>,
+    /// The moves proven to stop the opponent's win (a blunder).
+    pub stops: Vec<String>,
+}
+
+/// The end of a review.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ReviewDone {
+    /// The game's first blunder or missed win, or that there was none.
+    pub summary: String,
+    /// Moves reviewed (fewer than `moves` if stopped).
+    pub reviewed: usize,
+    /// Moves of the game (passes left out).
+    pub moves: usize,
+    /// The number of the first blunder or missed win, if any.
+    pub first_mistake: Option<usize>,
+    /// Was the review stopped before its end?
+    pub stopped: bool,
+    /// Milliseconds the review took.
+    pub elapsed_ms: u64,
+}

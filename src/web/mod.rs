@@ -16,6 +16,7 @@ pub mod error;
 mod games;
 pub mod json;
 mod position;
+mod review;
 mod routes;
 mod search;
 mod server;

@@ -7,10 +7,12 @@ use super::error::ApiError;
 use super::games::{lock, Games};
 use super::json::{Body, LoadRecord, NewGame, PlayMove, SetPosition, Settings, State, READ_LIMIT};
 use super::position::parse_rule;
+use super::review;
 use super::search::{self, Job};
 use super::session::{Human, Session};
 use super::strength::default_strength;
 use crate::record::Format as RecordFormat;
+use crate::review::{DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State as With};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
@@ -54,6 +56,7 @@ pub fn router(games: Arc<Games>) -> Router {
         .route("/api/games/{id}/record", get(save).post(load))
         .route("/api/games/{id}/think", post(think))
         .route("/api/games/{id}/analyse", post(analyse))
+        .route("/api/games/{id}/review", post(review))
         .route("/api/games/{id}/stop", post(stop))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .method_not_allowed_fallback(|| async {
@@ -263,6 +266,28 @@ async fn analyse(
         return Err(ApiError::bad_request(format!("n wants 1 to 20, not {n}")));
     }
     Ok(search::start(&games, &id, Job::Analyse(n))?.into_response())
+}
+
+/// `?ms=N`: the longest time of one solve of the review, in milliseconds (1 to
+/// `review::MAX_SOLVE_MS`, default `review::DEFAULT_SOLVE_MS`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewQuery {
+    ms: Option<u64>,
+}
+
+async fn review(
+    With(games): GamesState,
+    Path(id): Path<String>,
+    Params(q): Params<ReviewQuery>,
+) -> Result<Response, ApiError> {
+    let ms = q.ms.unwrap_or(DEFAULT_SOLVE_MS);
+    if !(1..=MAX_SOLVE_MS).contains(&ms) {
+        return Err(ApiError::bad_request(format!(
+            "ms wants 1 to {MAX_SOLVE_MS}, not {ms}"
+        )));
+    }
+    Ok(review::start(&games, &id, Duration::from_millis(ms))?.into_response())
 }
 
 /// Stops the game's search (a move search plays its best move so far) and answers the

@@ -260,7 +260,8 @@ fn think(
     }
 }
 
-fn event<T: serde::Serialize>(name: &str, data: &T) -> Event {
+/// A server-sent event `name` with `data` as its JSON.
+pub(super) fn event<T: serde::Serialize>(name: &str, data: &T) -> Event {
     Event::default()
         .event(name)
         .json_data(data)

@@ -147,6 +147,12 @@ impl Session {
         s
     }
 
+    /// The game's size, rule and moves (a pass is `Pos::NONE`), as kept beside the engine:
+    /// readable while a search has it.
+    pub fn game(&self) -> (usize, Rule, Vec<Pos>) {
+        (self.size, self.rule, self.moves.clone())
+    }
+
     /// The running search, if any.
     pub fn running(&self) -> Option<&Running> {
         self.running.as_ref()

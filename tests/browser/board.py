@@ -10,7 +10,7 @@ client stack (and its build time) to the test build for one test.
 Plays a game to its end (the person's stones along the top edge, the engine's answers
 until its five), checks the result banner and the highlighted five, undoes, runs the
 analysis view until it lists moves, checks a 20x20 renju board with its forbidden points,
-a pasted position and a link that reopens it, and saves screenshots under
+a pasted position and a link that reopens it, a game's review, and saves screenshots under
 target/web-screenshots/.
 
 Usage: tests/browser/board.py [path/to/wuzi]   (default: target/release/wuzi)
@@ -263,6 +263,26 @@ def records(page, url):
     page.shot("records.png")
 
 
+def review(page, url):
+    """Reviews a short game: white leaves black's open three (move 6), black then plays away
+    from its win (move 7)."""
+    page.open(url, "rule=freestyle&size=15&you=both&moves=h8a15i8a1j8o15d12")
+    page.wait.until(lambda d: page.stones() == 7)
+    page.click("btn-review")
+    page.wait.until(lambda d: page.text("review-status").startswith("first mistake: move 6"))
+    marks = len(page.d.find_elements(By.CSS_SELECTOR, "circle.mistake"))
+    check(marks == 2, f"the two mistakes are ringed on the board, not {marks}")
+    items = page.d.find_elements(By.CSS_SELECTOR, "#review-list li")
+    check(len(items) == 2, f"two report lines: {[i.text for i in items]}")
+    check("would have stopped it" in items[0].text, f"the blunder's line: {items[0].text!r}")
+    items[0].click()
+    stops = len(page.d.find_elements(By.CSS_SELECTOR, "circle.stop"))
+    check(stops >= 2, f"the blunder's stops are shown on the board ({stops})")
+    check(page.stones() == 7, "the review leaves the game as it was")
+    print(f"review: {page.text('review-status')}")
+    page.shot("review.png")
+
+
 def two_tabs(page, url):
     # Each tab has its own game on the server.
     first = page.d.current_window_handle
@@ -294,6 +314,7 @@ def main():
         analyse(page)
         renju_and_positions(page, url)
         records(page, url)
+        review(page, url)
         two_tabs(page, url)
         print(f"browser test passed in {time.time() - started:.1f} s")
         print("1 passed, 0 failed")

@@ -261,7 +261,7 @@ fn four_three_defences_hold_every_defence_of_the_suite() {
 #[test]
 fn the_review_names_a_failed_vcf_defence_and_only_true_stops() {
     use std::time::Duration;
-    use wuzi::review::{review_game, Finding};
+    use wuzi::review::{review_game, Finding, ReviewLimits};
     let rows = sample(suite("tactics/freestyle_defend_vcf.tsv"), 250);
     let mut checked = 0;
     for row in &rows {
@@ -280,7 +280,11 @@ fn the_review_names_a_failed_vcf_defence_and_only_true_stops() {
         let mut moves = row.moves.clone();
         moves.push(wrong);
         let n = moves.len();
-        let r = review_game(15, row.rule, &moves, n, Duration::from_secs(2), &mut |_| {}).unwrap();
+        let limits = ReviewLimits {
+            first: n,
+            ..ReviewLimits::new(Duration::from_secs(2))
+        };
+        let r = review_game(15, row.rule, &moves, &limits, &mut |_| {}).unwrap();
         assert_eq!(r.len(), 1, "{}: only the last move is reviewed", row.id);
         match &r[0].finding {
             Some(Finding::Blunder { stops, .. }) => {

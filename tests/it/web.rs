@@ -456,6 +456,85 @@ fn analysis_lists_the_best_moves_and_stops() {
 }
 
 #[test]
+fn a_review_streams_each_move_and_names_the_first_mistake() {
+    let srv = server(1, 1.0);
+    let api = Api::new(&srv);
+    // Black makes an open three that white leaves standing (move 6); black then plays far
+    // away instead of winning (move 7).
+    let g = api.create(json!({ "human": "both", "moves": "7,7 0,0 8,7 0,14 9,7 14,0 3,3" }));
+    let id = g["id"].as_str().unwrap();
+    let (status, events) = api.stream(&format!("/api/games/{id}/review?ms=2000"));
+    assert_eq!(status, 200);
+    let moves: Vec<&Value> = events
+        .iter()
+        .filter(|e| e.0 == "reviewed")
+        .map(|e| &e.1)
+        .collect();
+    let numbers: Vec<u64> = moves
+        .iter()
+        .map(|m| m["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=7).collect::<Vec<_>>(), "{events:?}");
+    assert!(moves[..5].iter().all(|m| m["kind"].is_null()), "{moves:?}");
+    let blunder = moves[5];
+    assert_eq!(
+        (blunder["kind"].as_str(), blunder["mover"].as_str()),
+        (Some("blunder"), Some("white"))
+    );
+    let stops = strings(&blunder["stops"]);
+    for s in ["g8", "k8"] {
+        assert!(
+            stops.iter().any(|p| p == s),
+            "{s} stops the three: {stops:?}"
+        );
+    }
+    assert!(blunder["text"]
+        .as_str()
+        .unwrap()
+        .contains("would have stopped it"));
+    assert_eq!(moves[6]["kind"], "missed-win");
+    assert!(!strings(&moves[6]["line"]).is_empty());
+    let d = done(&events);
+    assert_eq!(
+        (
+            d["first_mistake"].as_u64(),
+            d["reviewed"].as_u64(),
+            d["moves"].as_u64()
+        ),
+        (Some(6), Some(7), Some(7))
+    );
+    assert_eq!(d["stopped"], false);
+    assert!(
+        d["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("first mistake: move 6"),
+        "{d}"
+    );
+    // The game is untouched.
+    assert_eq!(
+        api.get(&format!("/api/games/{id}")).1["moves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        7
+    );
+    // Refusals: a bad time, a game with no moves, no such game.
+    for q in ["ms=0", "ms=x", "ms=60001", "n=3"] {
+        let (status, e) = api.post_empty(&format!("/api/games/{id}/review?{q}"));
+        assert_eq!(status, 400, "{q}: {e}");
+        assert!(e["error"].is_string(), "{e}");
+    }
+    let empty = api.create(json!({}));
+    let (status, e) = api.post_empty(&format!(
+        "/api/games/{}/review",
+        empty["id"].as_str().unwrap()
+    ));
+    assert_eq!(status, 409, "{e}");
+    assert_eq!(api.post_empty("/api/games/nope/review").0, 404);
+}
+
+#[test]
 fn a_search_nobody_waits_for_is_stopped_and_slots_are_bounded() {
     let srv = server(1, 60.0);
     let api = Api::new(&srv);

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use wuzi::record::GameRecord;
-use wuzi::review::{review_game, Report, DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
+use wuzi::review::{review_game, Report, ReviewLimits, DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use wuzi::Rule;
 
 /// Find where a game was decided: the blunders, missed wins and lost stretches of a game
@@ -74,18 +74,15 @@ fn review_command(a: &Args) -> Result<(), String> {
         rec.moves.len()
     );
     let mut report = Report::new(rec.size, a.all);
-    review_game(
-        rec.size,
-        rec.rule,
-        &rec.moves,
-        a.from as usize,
-        Duration::from_millis(a.ms),
-        &mut |m| {
-            if let Some(line) = report.line(m) {
-                println!("{line}");
-            }
-        },
-    )
+    let limits = ReviewLimits {
+        first: a.from as usize,
+        ..ReviewLimits::new(Duration::from_millis(a.ms))
+    };
+    review_game(rec.size, rec.rule, &rec.moves, &limits, &mut |m| {
+        if let Some(line) = report.line(m) {
+            println!("{line}");
+        }
+    })
     .map_err(|e| format!("{file}: {e}"))?;
     println!("{}", report.summary());
     Ok(())
