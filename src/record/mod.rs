@@ -144,16 +144,23 @@ impl GameRecord {
     /// first game is read; the number of games in the text comes back with it. `rule` is
     /// the rule of a record that names none (a `.psq` never does).
     pub fn read_any(text: &str, rule: Rule) -> Result<(GameRecord, usize), RecordError> {
+        let mut games = GameRecord::read_all(text, rule)?;
+        let n = games.len();
+        Ok((games.swap_remove(0), n))
+    }
+
+    /// Reads every game of a record in any format wuzi knows ([`GameRecord::read_any`]):
+    /// the games of an SGF collection (as a match runner appends them), else the one game
+    /// of the text. Never empty.
+    pub fn read_all(text: &str, rule: Rule) -> Result<Vec<GameRecord>, RecordError> {
         let start = text.trim_start_matches('\u{feff}').trim_start();
         if start.starts_with('(') {
-            let mut games = sgf::read(start, rule)?;
-            let n = games.len();
-            return Ok((games.swap_remove(0), n));
+            return Ok(sgf::read(start, rule)?);
         }
         if start.starts_with("Piskvorky") {
-            return GameRecord::from_psq(start, rule).map(|r| (r, 1));
+            return GameRecord::from_psq(start, rule).map(|r| vec![r]);
         }
-        GameRecord::parse(text).map(|r| (r, 1))
+        GameRecord::parse(text).map(|r| vec![r])
     }
 
     /// The record in `format`. Errors only for a `.psq` of a game with a pass.

@@ -234,6 +234,61 @@ fn review_names_the_blunder_and_its_stops() {
 }
 
 #[test]
+fn review_takes_one_game_or_every_game_of_a_match_file() {
+    // Two games as a match runner appends them: the blunder game above (A and B), then a
+    // quiet one (C and D).
+    let path = record_file(
+        "match.sgf",
+        "(;FF[4]GM[4]SZ[15]PB[A]PW[B]RE[B+1];B[hh];W[aa];B[ih];W[oa];B[jh];W[ao];B[bn])\n\
+         (;FF[4]GM[4]SZ[15]PB[C]PW[D];B[hh];W[ii])\n",
+    );
+    let file = path.to_str().unwrap();
+    let out = run(WUZI, &["review", "--ms", "500", "--game", "2", file], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("(game 2 of 2): C (black) against D (white)"),
+        "{report}"
+    );
+    assert!(report.contains("no blunder or missed win"), "{report}");
+    let out = run(WUZI, &["review", "--ms", "500", "--every-game", file], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("game 1: A (black) against B (white)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("first mistake: move 6, white a1 (blunder)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("game 2: C (black) against D (white)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("2 games; first mistake by player: B 1; none found in 1"),
+        "{report}"
+    );
+    for (args, why) in [
+        (
+            vec!["--game", "3", file],
+            "holds 2 game(s): there is no game 3",
+        ),
+        (vec!["--game", "0", file], "--game"),
+        (
+            vec!["--game", "2", "--every-game", file],
+            "cannot be used with",
+        ),
+    ] {
+        let out = run(WUZI, &[&["review"][..], &args].concat(), "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn review_refuses_a_bad_record_with_exit_2() {
     let occupied = record_file(
         "occupied.txt",

@@ -1,7 +1,9 @@
 //! `wuzi review`: where a game was decided. Reads a game record (SGF, Piskvork's `.psq` or
 //! wuzi's text, as the prompt's `load` does) and prints, move by move as the solver checks
 //! them, the blunders (a threat left standing that another move stops), the missed wins and
-//! the first move of each side's lost stretch; then the game's first mistake.
+//! the first move of each side's lost stretch; then the game's first mistake. Of a file of
+//! many games (a match runner's SGF), one game (`--game N`) or each in turn
+//! (`--every-game`, with a count of whose move was each game's first mistake).
 
 use crate::rule_parser;
 use std::path::PathBuf;
@@ -9,7 +11,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use wuzi::record::GameRecord;
 use wuzi::review::{review_game, Report, ReviewLimits, DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
-use wuzi::Rule;
+use wuzi::{Color, Rule};
 
 /// Find where a game was decided: the blunders, missed wins and lost stretches of a game
 /// record, by the threat solver.
@@ -40,6 +42,14 @@ pub struct Args {
     /// Print every move, those with nothing to note too.
     #[arg(long)]
     all: bool,
+    /// Of a file of many games (a match runner's SGF), review game N (from 1).
+    #[arg(long, value_name = "N", default_value_t = 1, conflicts_with = "every_game",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    game: u64,
+    /// Review every game of the file, each under its own heading, then count whose move
+    /// was each game's first mistake.
+    #[arg(long)]
+    every_game: bool,
 }
 
 /// Runs the subcommand; an unreadable or bad record gives a message and exit 2.
@@ -56,15 +66,54 @@ pub fn run(args: Args) -> ExitCode {
 fn review_command(a: &Args) -> Result<(), String> {
     let file = a.file.display();
     let text = std::fs::read_to_string(&a.file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let (rec, games) =
-        GameRecord::read_any(&text, a.rule).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let of = if games > 1 {
-        format!(" (the first of its {games} games)")
-    } else {
-        String::new()
-    };
+    let games =
+        GameRecord::read_all(&text, a.rule).map_err(|e| format!("cannot read {file}: {e}"))?;
+    if !a.every_game {
+        let n = a.game as usize;
+        let rec = games
+            .get(n - 1)
+            .ok_or_else(|| format!("{file} holds {} game(s): there is no game {n}", games.len()))?;
+        let of = match (games.len(), n) {
+            (1, _) => String::new(),
+            (k, 1) => format!(" (the first of its {k} games)"),
+            (k, n) => format!(" (game {n} of {k})"),
+        };
+        review_one(a, rec, &format!("{file}{of}"))?;
+        return Ok(());
+    }
+    // Whose move was each game's first mistake (by player name), and games with none.
+    let mut first: Vec<(String, usize)> = Vec::new();
+    let mut clean = 0;
+    for (k, rec) in games.iter().enumerate() {
+        if k > 0 {
+            println!();
+        }
+        match review_one(a, rec, &format!("{file} game {}", k + 1))? {
+            Some(name) => match first.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, c)) => *c += 1,
+                None => first.push((name, 1)),
+            },
+            None => clean += 1,
+        }
+    }
+    let counts: Vec<String> = first.iter().map(|(n, c)| format!("{n} {c}")).collect();
     println!(
-        "{file}{of}: {} (black) against {} (white), {}, {}x{} {}, {} moves",
+        "\n{} games; first mistake by player: {}; none found in {clean}",
+        games.len(),
+        if counts.is_empty() {
+            "none".to_string()
+        } else {
+            counts.join(", ")
+        }
+    );
+    Ok(())
+}
+
+/// Reviews one game under the heading `label`, printing its report; returns the name of
+/// the player who made its first mistake, if any.
+fn review_one(a: &Args, rec: &GameRecord, label: &str) -> Result<Option<String>, String> {
+    println!(
+        "{label}: {} (black) against {} (white), {}, {}x{} {}, {} moves",
         rec.black,
         rec.white,
         rec.result.tag(),
@@ -78,12 +127,19 @@ fn review_command(a: &Args) -> Result<(), String> {
         first: a.from as usize,
         ..ReviewLimits::new(Duration::from_millis(a.ms))
     };
+    let mut first = None;
     review_game(rec.size, rec.rule, &rec.moves, &limits, &mut |m| {
+        if first.is_none() && m.is_mistake() {
+            first = Some(m.mover);
+        }
         if let Some(line) = report.line(m) {
             println!("{line}");
         }
     })
-    .map_err(|e| format!("{file}: {e}"))?;
+    .map_err(|e| format!("{label}: {e}"))?;
     println!("{}", report.summary());
-    Ok(())
+    Ok(first.map(|c| match c {
+        Color::Black => rec.black.clone(),
+        Color::White => rec.white.clone(),
+    }))
 }
