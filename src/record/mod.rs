@@ -124,6 +124,10 @@ pub struct GameRecord {
     pub result: GameResult,
     /// Black first, colours alternate; `Pos::NONE` is a pass.
     pub moves: Vec<Pos>,
+    /// How many of the first moves were set up rather than played: a match runner's
+    /// opening (c-gomoku-cli comments them `opening move` in its SGF) or an SGF's setup
+    /// stones. A review starts after them. 0 for a record that says nothing of it.
+    pub opening: usize,
 }
 
 impl GameRecord {
@@ -136,6 +140,7 @@ impl GameRecord {
             white: "?".into(),
             result: GameResult::Unfinished,
             moves: Vec::new(),
+            opening: 0,
         }
     }
 

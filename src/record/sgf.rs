@@ -101,7 +101,7 @@ fn read_tree(tree: &GameTree, rule: Rule) -> Result<GameRecord, SgfError> {
     if let Some(Prop::RE(re)) = root.get_property("RE") {
         rec.result = read_result(&re.text);
     }
-    rec.moves = read_moves(root, rec.size)?;
+    (rec.moves, rec.opening) = read_moves(root, rec.size)?;
     rec.check_moves()
         .map_err(|_| occupied(&rec.moves, rec.size))?;
     Ok(rec)
@@ -133,8 +133,10 @@ fn read_result(text: &str) -> GameResult {
 }
 
 /// The setup stones of the root (`AB`, `AW`) as alternating moves, then the moves of the
-/// main line; a move by the side not to move is preceded by a pass of the other side.
-fn read_moves(root: &SgfNode<Prop>, size: usize) -> Result<Vec<Pos>, SgfError> {
+/// main line; a move by the side not to move is preceded by a pass of the other side. With
+/// how many of them are the opening: the setup stones and the first moves commented
+/// [`OPENING_COMMENT`].
+fn read_moves(root: &SgfNode<Prop>, size: usize) -> Result<(Vec<Pos>, usize), SgfError> {
     let point = |text: &str, number: usize| -> Result<Pos, SgfError> {
         read_point(text, size).ok_or_else(|| SgfError::Point {
             number,
@@ -169,6 +171,8 @@ fn read_moves(root: &SgfNode<Prop>, size: usize) -> Result<Vec<Pos>, SgfError> {
     } else {
         alternate(&black, &white, first)
     };
+    let mut opening = moves.len();
+    let mut in_opening = true;
     for node in root.main_variation() {
         let (colour, text) = match node.get_move() {
             Some(Prop::B(t)) => (Color::Black, t),
@@ -189,9 +193,17 @@ fn read_moves(root: &SgfNode<Prop>, size: usize) -> Result<Vec<Pos>, SgfError> {
             point(text, moves.len() + 1)?
         };
         moves.push(p);
+        in_opening &= matches!(node.get_property("C"),
+            Some(Prop::C(c)) if c.text.trim().eq_ignore_ascii_case(OPENING_COMMENT));
+        if in_opening {
+            opening = moves.len();
+        }
     }
-    Ok(moves)
+    Ok((moves, opening))
 }
+
+/// The comment c-gomoku-cli gives the moves of its opening.
+const OPENING_COMMENT: &str = "opening move";
 
 /// Two letters `a`..: column, then row from the top.
 fn read_point(text: &str, size: usize) -> Option<Pos> {
@@ -246,6 +258,9 @@ pub fn write(rec: &GameRecord) -> String {
         }
         let colour = if i % 2 == 0 { 'B' } else { 'W' };
         s += &format!(";{colour}[{}]", point_text(p, rec.size));
+        if i < rec.opening {
+            s += &format!("C[{OPENING_COMMENT}]");
+        }
     }
     s += ")\n";
     s
@@ -295,6 +310,8 @@ mod tests {
         assert_eq!(r.moves[0], Pos::new(7, 7));
         assert_eq!(r.moves[1], Pos::new(8, 6));
         assert_eq!(r.moves[7], Pos::new(7, 8));
+        // The three commented moves are the runner's opening.
+        assert_eq!(r.opening, 3);
         // A file of two games (the tool appends): both read.
         let two = format!("{CLI}{}", CLI.replace("RU[0]", "RU[4]"));
         let recs = read(&two, Rule::Freestyle).expect("two records");
@@ -313,6 +330,14 @@ mod tests {
         assert!(text.starts_with("(;FF[4]GM[4]CA[UTF-8]AP[wuzi:"), "{text}");
         assert!(text.contains("RU[4]") && text.contains("RE[W+1]"), "{text}");
         assert!(text.contains(";B[hh];W[ii];B[];W[aa])"), "{text}");
+        assert_eq!(read(&text, Rule::Freestyle), Ok(vec![r.clone()]));
+        // An opening is written as c-gomoku-cli marks it, and read back.
+        r.opening = 2;
+        let text = write(&r);
+        assert!(
+            text.contains(";B[hh]C[opening move];W[ii]C[opening move];B[];W[aa])"),
+            "{text}"
+        );
         assert_eq!(read(&text, Rule::Freestyle), Ok(vec![r]));
     }
 
@@ -324,6 +349,10 @@ mod tests {
         let (hh, ii, hi) = (Pos::new(7, 7), Pos::new(8, 8), Pos::new(7, 8));
         let (jj, kk, ll) = (Pos::new(9, 9), Pos::new(10, 10), Pos::new(11, 11));
         assert_eq!(r.moves, vec![hh, hi, ii, jj, kk, Pos::NONE, ll]);
+        // The setup stones are the opening; a comment after an uncommented move is not.
+        assert_eq!(r.opening, 3);
+        let text = "(;GM[4]SZ[15];B[hh]C[opening move];W[ii];B[jj]C[opening move])";
+        assert_eq!(read(text, Rule::Freestyle).unwrap()[0].opening, 1);
     }
 
     /// Every prefix of a real file, and each of its characters dropped in turn: an error

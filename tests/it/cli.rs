@@ -243,6 +243,33 @@ fn review_takes_one_game_or_every_game_of_a_match_file() {
          (;FF[4]GM[4]SZ[15]PB[C]PW[D];B[hh];W[ii])\n",
     );
     let file = path.to_str().unwrap();
+    // A runner's opening (its moves commented so) is not reviewed unless --from says.
+    let opening = record_file(
+        "opening.sgf",
+        "(;FF[4]GM[4]SZ[15]PB[A]PW[B];B[hh]C[opening move];W[aa]C[opening move];B[ih]C[opening move];\
+         W[oa]C[opening move];B[jh]C[opening move];W[ao]C[12ms];B[bn]C[9ms])\n",
+    );
+    let out = run(
+        WUZI,
+        &["review", "--ms", "500", opening.to_str().unwrap()],
+        "",
+    );
+    let report = text(&out.stdout);
+    assert!(report.contains("moves 1 to 5 are the opening"), "{report}");
+    assert!(
+        report.contains("first mistake: move 6, white a1 (blunder)"),
+        "{report}"
+    );
+    let out = run(
+        WUZI,
+        &["review", "--from", "1", opening.to_str().unwrap()],
+        "",
+    );
+    assert!(
+        !text(&out.stdout).contains("are the opening"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = run(WUZI, &["review", "--ms", "500", "--game", "2", file], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report = text(&out.stdout);

@@ -35,10 +35,12 @@ pub struct Args {
     #[arg(long, value_name = "T", default_value_t = DEFAULT_SOLVE_MS,
           value_parser = clap::value_parser!(u64).range(1..=MAX_SOLVE_MS))]
     ms: u64,
-    /// Review from this move number on (the moves before it are only played).
-    #[arg(long, value_name = "N", default_value_t = 1,
+    /// Review from this move number on (the moves before it are only played). By default
+    /// the first move after the opening a match runner set up (c-gomoku-cli marks those
+    /// moves in its SGF), else move 1.
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
-    from: u64,
+    from: Option<u64>,
     /// Print every move, those with nothing to note too.
     #[arg(long)]
     all: bool,
@@ -122,9 +124,21 @@ fn review_one(a: &Args, rec: &GameRecord, label: &str) -> Result<Option<String>,
         rec.rule.name(),
         rec.moves.len()
     );
+    let from = match a.from {
+        Some(n) => n as usize,
+        None => {
+            if rec.opening > 0 {
+                println!(
+                    "moves 1 to {} are the opening the runner set up: not reviewed",
+                    rec.opening
+                );
+            }
+            rec.opening + 1
+        }
+    };
     let mut report = Report::new(rec.size, a.all);
     let limits = ReviewLimits {
-        first: a.from as usize,
+        first: from,
         ..ReviewLimits::new(Duration::from_millis(a.ms))
     };
     let mut first = None;
