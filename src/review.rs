@@ -296,7 +296,8 @@ pub struct Report {
     all: bool,
     /// Is each side (by colour index) in a stretch of lost positions?
     lost: [bool; 2],
-    first: Option<String>,
+    /// The game's first blunder or missed win so far.
+    first: Option<MoveReview>,
 }
 
 impl Report {
@@ -325,22 +326,28 @@ impl Report {
             }
         };
         if m.is_mistake() && self.first.is_none() {
-            self.first = Some(format!(
+            self.first = Some(m.clone());
+        }
+        show.then(|| describe(m, self.size))
+    }
+
+    /// The game's first blunder or missed win among the moves seen so far, if any.
+    pub fn first_mistake(&self) -> Option<&MoveReview> {
+        self.first.as_ref()
+    }
+
+    /// The closing line: the game's first blunder or missed win, or that there was none.
+    pub fn summary(&self) -> String {
+        match &self.first {
+            Some(m) => format!(
                 "first mistake: move {}, {} {} ({})",
                 m.number,
                 m.mover,
                 format_h8(m.played, self.size),
                 kind(m)
-            ));
+            ),
+            None => "no blunder or missed win within the solver's reach".into(),
         }
-        show.then(|| describe(m, self.size))
-    }
-
-    /// The closing line: the game's first blunder or missed win, or that there was none.
-    pub fn summary(&self) -> String {
-        self.first
-            .clone()
-            .unwrap_or_else(|| "no blunder or missed win within the solver's reach".into())
     }
 }
 

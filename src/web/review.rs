@@ -8,7 +8,7 @@
 use super::error::ApiError;
 use super::games::{lock, Games};
 use super::json::{ReviewDone, Reviewed};
-use super::search::event;
+use super::search::{event, event_stream};
 use crate::notation::format_h8;
 use crate::review::{review_game, Finding, MoveReview, Report, ReviewLimits};
 use crate::types::{Pos, Rule};
@@ -34,7 +34,7 @@ pub fn start(
         return Err(ApiError::conflict("no moves to review yet"));
     }
     let slot = games.slot()?;
-    let (tx, mut rx) = unbounded_channel::<Event>();
+    let (tx, rx) = unbounded_channel::<Event>();
     let job = Job {
         size,
         limits: ReviewLimits::new(per_solve),
@@ -42,8 +42,7 @@ pub fn start(
         rule,
     };
     tokio::spawn(drive(job, slot, tx));
-    let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|e| e.map(Ok)));
-    Ok(Sse::new(stream))
+    Ok(event_stream(rx))
 }
 
 /// What to review.
@@ -68,15 +67,10 @@ async fn drive(mut job: Job, slot: OwnedSemaphorePermit, tx: UnboundedSender<Eve
             let text = report.line(m);
             let _ = msg_tx.send(reviewed(m, text, size));
         });
-        reviewed.map(|r| (r.len(), report.summary()))
+        let first_mistake = report.first_mistake().map(|m| m.number);
+        reviewed.map(|r| (r.len(), report.summary(), first_mistake))
     });
-    let mut first_mistake = None;
-    let mut forward = |r: Reviewed| {
-        if first_mistake.is_none() && matches!(r.kind.as_deref(), Some("blunder" | "missed-win")) {
-            first_mistake = Some(r.number);
-        }
-        event("reviewed", &r)
-    };
+    let forward = |r: Reviewed| event("reviewed", &r);
     let mut left = false;
     let result = loop {
         tokio::select! {
@@ -96,7 +90,7 @@ async fn drive(mut job: Job, slot: OwnedSemaphorePermit, tx: UnboundedSender<Eve
     drop(slot);
     let error = |text: String| event("error", &serde_json::json!({ "error": text }));
     let _ = tx.send(match result {
-        Ok(Ok((reviewed, summary))) => event(
+        Ok(Ok((reviewed, summary, first_mistake))) => event(
             "done",
             &ReviewDone {
                 summary,

@@ -21,7 +21,7 @@ use std::convert::Infallible;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::OwnedSemaphorePermit;
 
 /// The longest wait between two progress events while a search runs. The engine reports
@@ -82,11 +82,20 @@ pub fn start(
         let (engine, running) = s.lend()?;
         (engine, (running, slot), s.checked().clone())
     };
-    let (tx, mut rx) = unbounded_channel::<Event>();
+    let (tx, rx) = unbounded_channel::<Event>();
     let analysis = Duration::from_secs_f64(games.analysis_seconds.max(0.1));
     tokio::spawn(drive(game, engine, job, checked, running, tx, analysis));
-    let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|e| e.map(Ok)));
-    Ok(Sse::new(stream))
+    Ok(event_stream(rx))
+}
+
+/// The page's stream of the events a job sends on `rx`; it ends when the job drops its
+/// sender.
+pub(super) fn event_stream(
+    mut rx: UnboundedReceiver<Event>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    Sse::new(futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx).map(|e| e.map(Ok))
+    }))
 }
 
 /// Runs the search on a blocking thread and forwards its progress until it ends, then gives

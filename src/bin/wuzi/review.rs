@@ -141,18 +141,14 @@ fn review_one(a: &Args, rec: &GameRecord, label: &str) -> Result<Option<String>,
         first: from,
         ..ReviewLimits::new(Duration::from_millis(a.ms))
     };
-    let mut first = None;
     review_game(rec.size, rec.rule, &rec.moves, &limits, &mut |m| {
-        if first.is_none() && m.is_mistake() {
-            first = Some(m.mover);
-        }
         if let Some(line) = report.line(m) {
             println!("{line}");
         }
     })
     .map_err(|e| format!("{label}: {e}"))?;
     println!("{}", report.summary());
-    Ok(first.map(|c| match c {
+    Ok(report.first_mistake().map(|m| match m.mover {
         Color::Black => rec.black.clone(),
         Color::White => rec.white.clone(),
     }))
