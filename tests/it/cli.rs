@@ -1,8 +1,8 @@
 //! The command lines of the built `wuzi` and `pbrain-wuzi` binaries: help and version
 //! answer, an unknown flag is refused with a message and a non-zero exit, `wuzi solve`
 //! solves a position and refuses a bad one with exit code 2, `wuzi review` names a game's
-//! blunder and refuses a bad record, and `wuzi` with no subcommand still plays at the
-//! prompt through a pipe.
+//! blunder and refuses a bad record, `wuzi` with no subcommand still plays at the prompt
+//! through a pipe, and a subcommand whose reader has gone stops quietly.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -97,6 +97,41 @@ fn unknown_flags_and_subcommands_are_refused() {
 }
 
 /// The winning line of a `VCF: win for ...: line` answer.
+#[test]
+fn a_closed_stdout_ends_a_subcommand_quietly() {
+    // The pipe's reader is closed before the command starts, as `| head` does once it has
+    // its lines: the first line printed meets a broken pipe.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(WUZI)
+        .args(["solve", "--vct", "--nodes", "100"])
+        .args(["--suite", "tests/data/freestyle_long_wins.tsv"])
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(err.is_empty(), "nothing to say on stderr: {err}");
+
+    // Any other failure to write is named.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(WUZI)
+        .args(["solve", "--vct", "7,7", "8,8"])
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write to standard output"), "{err}");
+}
+
 fn winning_line(out: &str) -> Vec<&str> {
     out.rsplit_once("): ")
         .map(|(_, line)| line.split_whitespace().collect())

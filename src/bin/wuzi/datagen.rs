@@ -100,7 +100,7 @@ pub fn run(args: Args) -> ExitCode {
     match result {
         Ok(s) => {
             let secs = start.elapsed().as_secs_f64();
-            println!(
+            outln!(
                 "{} shards written, {} complete already; {} games ({} black wins, {} white \
                  wins, {} draws), {} positions in {secs:.1} s: {:.0} positions/s, {:.0} per \
                  worker",

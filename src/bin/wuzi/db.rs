@@ -77,9 +77,13 @@ fn act(action: Action) -> Result<(), String> {
                 return Err(format!("{}: no such file", file.display()));
             }
             let s = open(&file)?.stats().map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "positions {}\nproven {}\nsearched {}\ngames {}\nbytes {}",
-                s.positions, s.proven, s.searched, s.games, s.bytes
+                s.positions,
+                s.proven,
+                s.searched,
+                s.games,
+                s.bytes
             );
         }
         Action::Export { file, out } => {
@@ -119,7 +123,7 @@ fn act(action: Action) -> Result<(), String> {
             let n = open(&file)?
                 .import(&text)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
-            println!("{n} positions imported");
+            outln!("{n} positions imported");
         }
         Action::Prune {
             file,
@@ -142,7 +146,7 @@ fn act(action: Action) -> Result<(), String> {
                 },
             };
             let n = open(&file)?.prune(rule).map_err(|e| e.to_string())?;
-            println!("{n} positions removed");
+            outln!("{n} positions removed");
         }
     }
     Ok(())

@@ -23,7 +23,7 @@ pub struct Args {
 pub fn run(args: Args) -> ExitCode {
     match write(&args) {
         Ok((games, records, bad)) => {
-            println!(
+            outln!(
                 "{records} positions from {games} games written to {}{}",
                 args.out.display(),
                 if bad > 0 {

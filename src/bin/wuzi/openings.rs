@@ -91,7 +91,7 @@ pub fn run(args: Args) -> ExitCode {
         .and_then(|()| args.offsets.as_ref().map_or(Ok(()), |p| write(p, &offsets)));
     match written {
         Ok(()) => {
-            println!("{} openings written to {}", set.len(), args.out.display());
+            outln!("{} openings written to {}", set.len(), args.out.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -88,7 +88,7 @@ fn review_command(a: &Args) -> Result<(), String> {
     let mut clean = 0;
     for (k, rec) in games.iter().enumerate() {
         if k > 0 {
-            println!();
+            outln!();
         }
         match review_one(a, rec, &format!("{file} game {}", k + 1))? {
             Some(name) => match first.iter_mut().find(|(n, _)| *n == name) {
@@ -99,7 +99,7 @@ fn review_command(a: &Args) -> Result<(), String> {
         }
     }
     let counts: Vec<String> = first.iter().map(|(n, c)| format!("{n} {c}")).collect();
-    println!(
+    outln!(
         "\n{} games; first mistake by player: {}; none found in {clean}",
         games.len(),
         if counts.is_empty() {
@@ -114,7 +114,7 @@ fn review_command(a: &Args) -> Result<(), String> {
 /// Reviews one game under the heading `label`, printing its report; returns the name of
 /// the player who made its first mistake, if any.
 fn review_one(a: &Args, rec: &GameRecord, label: &str) -> Result<Option<String>, String> {
-    println!(
+    outln!(
         "{label}: {} (black) against {} (white), {}, {}x{} {}, {} moves",
         rec.black,
         rec.white,
@@ -128,7 +128,7 @@ fn review_one(a: &Args, rec: &GameRecord, label: &str) -> Result<Option<String>,
         Some(n) => n as usize,
         None => {
             if rec.opening > 0 {
-                println!(
+                outln!(
                     "moves 1 to {} are the opening the runner set up: not reviewed",
                     rec.opening
                 );
@@ -143,11 +143,11 @@ fn review_one(a: &Args, rec: &GameRecord, label: &str) -> Result<Option<String>,
     };
     review_game(rec.size, rec.rule, &rec.moves, &limits, &mut |m| {
         if let Some(line) = report.line(m) {
-            println!("{line}");
+            outln!("{line}");
         }
     })
     .map_err(|e| format!("{label}: {e}"))?;
-    println!("{}", report.summary());
+    outln!("{}", report.summary());
     Ok(report.first_mistake().map(|m| match m.mover {
         Color::Black => rec.black.clone(),
         Color::White => rec.white.clone(),

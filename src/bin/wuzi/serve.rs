@@ -65,7 +65,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let url = server.url();
-    println!("wuzi serves the board at {url} (Ctrl-C to stop)");
+    outln!("wuzi serves the board at {url} (Ctrl-C to stop)");
     if args.open && !open_browser(&url) {
         eprintln!("wuzi serve: found no browser to open; open {url} yourself");
     }

@@ -174,7 +174,7 @@ fn solve_position(o: &Args) -> Result<(), String> {
     match p {
         Proof::Win(line) => {
             let l: Vec<String> = line.iter().map(|p| p.to_string()).collect();
-            println!(
+            outln!(
                 "{kind}: win for {} ({} nodes, {:?}): {}",
                 b.to_move(),
                 solver.nodes(),
@@ -182,8 +182,8 @@ fn solve_position(o: &Args) -> Result<(), String> {
                 l.join(" ")
             );
         }
-        Proof::NoWin => println!("{kind}: none ({} nodes, {:?})", solver.nodes(), t),
-        Proof::Unknown => println!(
+        Proof::NoWin => outln!("{kind}: none ({} nodes, {:?})", solver.nodes(), t),
+        Proof::Unknown => outln!(
             "{kind}: unknown, budget exhausted ({} nodes, {:?})",
             solver.nodes(),
             t
@@ -222,16 +222,16 @@ fn run_suite(path: &Path, o: &Args) -> Result<(), String> {
             };
             right += ok as usize;
             if !ok {
-                println!("{}: first move {} not in answers", row.id, line[0]);
+                outln!("{}: first move {} not in answers", row.id, line[0]);
             }
         } else {
-            println!("{}: {:?} ({} nodes)", row.id, p, solver.nodes());
+            outln!("{}: {:?} ({} nodes)", row.id, p, solver.nodes());
         }
     }
     times.sort();
     let med = times.get(times.len() / 2).copied().unwrap_or_default();
     let worst = times.last().copied().unwrap_or_default();
-    println!(
+    outln!(
         "{}: {total} rows, win found {found}, first move in answers {right}; {nodes} nodes; median {:.2} ms, worst {:.2} ms",
         path.display(),
         med.as_secs_f64() * 1e3,
@@ -294,21 +294,24 @@ fn run_engine_suite(path: &Path, o: &Args, config: &Config) -> Result<(), String
             mate_distance(out.score).is_some_and(|m| m > 0)
         };
         if o.choices {
-            println!("{}\t{}\t{}", row.id, out.best, out.score);
+            outln!("{}\t{}\t{}", row.id, out.best, out.score);
         }
         if ok {
             good += 1;
             times.push(first_win.unwrap_or(out.elapsed));
         } else if !o.choices {
-            println!(
+            outln!(
                 "{}: chose {} score {} depth {}",
-                row.id, out.best, out.score, out.depth
+                row.id,
+                out.best,
+                out.score,
+                out.depth
             );
         }
     }
     times.sort();
     let med = times.get(times.len() / 2).copied().unwrap_or_default();
-    println!(
+    outln!(
         "{}: {total} rows ({hopeless} without a defence: right if a loss is seen), engine correct on {good} ({:.1}%); median time to the answer {:.1} ms",
         path.display(),
         100.0 * good as f64 / total.max(1) as f64,
