@@ -132,7 +132,8 @@ pub fn parse_move_list(s: &str) -> Result<Vec<Pos>, NotationError> {
         .collect()
 }
 
-/// Parses a run-together `h8h7j6` string (as in Rapfi's bench set).
+/// Parses a run-together `h8h7j6` string (as in Rapfi's bench set); spaces between the
+/// moves (`h8 h7 j6`, as a shell passes separate words joined) are allowed.
 pub fn parse_h8_run(s: &str, size: usize) -> Result<Vec<Pos>, NotationError> {
     // Byte positions below are character positions only in ASCII.
     if let Some(c) = s.chars().find(|c| !c.is_ascii()) {
@@ -142,6 +143,10 @@ pub fn parse_h8_run(s: &str, size: usize) -> Result<Vec<Pos>, NotationError> {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
         let start = i;
         i += 1;
         while i < b.len() && b[i].is_ascii_digit() {
@@ -166,6 +171,19 @@ mod tests {
         assert_eq!(
             parse_h8_run("h8i9", 15),
             Ok(vec![Pos::new(7, 7), Pos::new(8, 6)])
+        );
+    }
+
+    /// Moves of a run may stand apart: `wuzi solve h8 i9` joins its words with spaces.
+    #[test]
+    fn h8_runs_may_have_spaces_between_moves() {
+        let want = Ok(vec![Pos::new(7, 7), Pos::new(8, 6), Pos::new(9, 5)]);
+        assert_eq!(parse_h8_run("h8 i9  j10", 15), want);
+        assert_eq!(parse_h8_run(" h8i9 j10 ", 15), want);
+        assert_eq!(parse_h8_run("  ", 15), Ok(vec![]));
+        assert_eq!(
+            parse_h8_run("h8 9", 15).map_err(String::from),
+            Err("'9' does not start with a column letter".to_string())
         );
     }
 

@@ -157,6 +157,9 @@ fn solve_finds_a_vcf_and_sees_none() {
     // The same position in run-together h8 notation (x = column letter, y = 15 - row).
     let out = run(WUZI, &["solve", "h8i8h7i7h6i6"], "");
     assert!(text(&out.stdout).starts_with("VCF: win for black ("));
+    // Or one word a move.
+    let out = run(WUZI, &["solve", "h8", "i8", "h7", "i7", "h6", "i6"], "");
+    assert!(text(&out.stdout).starts_with("VCF: win for black ("));
 
     // After black's open four white has no VCF: every white four comes too late.
     let out = run(WUZI, &[&["solve"][..], &black, &["7,10"]].concat(), "");

@@ -35,8 +35,8 @@ const MAX_NODES: u64 = 1_000_000_000_000;
 /// Run the threat-space solver (VCF or VCT) on a position, or the solver or the engine on a
 /// suite of positions.
 ///
-/// One position: MOVES are x,y points, black first (`pass` allowed), or one run-together h8
-/// string such as h8i9j10i8; it prints the winning line, "none", or "unknown" when the
+/// One position: MOVES are x,y points, black first (`pass` allowed), or h8 moves, run
+/// together (h8i9j10i8) or apart (h8 i9 j10 i8); it prints the winning line, "none", or "unknown" when the
 /// budget ran out. A suite (--suite FILE): the solver reports how often it found a win and
 /// whether the first move is in the row's answers, with the median and worst time; with
 /// --engine the engine searches each row for --ms milliseconds (or --nodes nodes) and reports
@@ -97,7 +97,7 @@ pub struct Args {
     /// Print every row's id, chosen move and score (tab-separated) instead of only the misses.
     #[arg(long, requires = "engine", conflicts_with = "moves")]
     choices: bool,
-    /// The position's moves: x,y points (black first, `pass` allowed) or one h8 string.
+    /// The position's moves: x,y points (black first, `pass` allowed) or h8 moves.
     #[arg(value_name = "MOVES")]
     moves: Vec<String>,
 }
