@@ -2,7 +2,8 @@
 //! answer, an unknown flag is refused with a message and a non-zero exit, `wuzi solve`
 //! solves a position and refuses a bad one with exit code 2, `wuzi review` names a game's
 //! blunder and refuses a bad record, `wuzi` with no subcommand still plays at the prompt
-//! through a pipe, and a subcommand whose reader has gone stops quietly.
+//! through a pipe, a subcommand whose reader has gone stops quietly (but `wuzi serve`, which
+//! serves on).
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -130,6 +131,42 @@ fn a_closed_stdout_ends_a_subcommand_quietly() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write to standard output"), "{err}");
+}
+
+#[test]
+fn the_board_is_served_with_stdout_closed() {
+    // A free port, given back before the server takes it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = Command::new(WUZI)
+        .args(["serve", "--port", &port.to_string()])
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut answer = String::new();
+    for _ in 0..100 {
+        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            use std::io::Read;
+            s.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+            let _ = s.read_to_string(&mut answer);
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the server ended");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.0 200") || answer.starts_with("HTTP/1.1 200"),
+        "{answer}"
+    );
 }
 
 fn winning_line(out: &str) -> Vec<&str> {

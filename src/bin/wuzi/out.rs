@@ -4,7 +4,7 @@
 //! failed when stdout cannot be written for any other reason (a full disk).
 //!
 //! Everything a subcommand prints goes through the `outln!` macro of `main.rs`, which calls
-//! [`line`].
+//! [`line`], but `wuzi serve`'s address line: a server serves on without its stdout.
 
 use std::fmt;
 use std::io::{self, ErrorKind, Write};

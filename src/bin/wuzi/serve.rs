@@ -1,6 +1,7 @@
 //! `wuzi serve`: the board in a browser. Starts the local web server (`wuzi::web`) and
 //! prints its address; `--open` also opens it in the system's browser.
 
+use std::io::Write;
 use std::process::ExitCode;
 use wuzi::web::{Options, Server};
 
@@ -65,7 +66,12 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let url = server.url();
-    outln!("wuzi serves the board at {url} (Ctrl-C to stop)");
+    // The address is for whoever watches: with stdout closed the board is served all the
+    // same (`outln!` would end the command).
+    let _ = writeln!(
+        std::io::stdout(),
+        "wuzi serves the board at {url} (Ctrl-C to stop)"
+    );
     if args.open && !open_browser(&url) {
         eprintln!("wuzi serve: found no browser to open; open {url} yourself");
     }
