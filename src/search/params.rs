@@ -99,9 +99,14 @@ parameters! {
     /// threat search; the leaf and verify budgets were tuned beside it.
     ROOT_THREAT_NODES, root_threat_nodes, "root": u64 = 200_000;
     /// Node budget of the VCF check at each leaf (25 times this at ply 1, where the
-    /// opponent's VCF decides whether a root move defends). At 1 s a move against PentaZen:
-    /// 43.8% where 100 scored 38.1% and 400 34.4% (80 games each).
-    LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 200;
+    /// opponent's VCF decides whether a root move defends). At 200 the leaves' checks took
+    /// about half the nodes of a search (session 46). Self-play with the built-in net at
+    /// 300 ms a move, 100 against 200: 187-138-75 of 400 games, +43 Elo [+17, +69], on the
+    /// balanced openings s1 (docs/strength.md, session 52). With the classical evaluation
+    /// against PentaZen, 100 had scored 47.6% and 47.8% where 200 scored 41.9% at 200 ms a
+    /// move (320 games each), and 38.1% against 43.8% at 1 s (80 games each, within the
+    /// noise).
+    LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 100;
     /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies. Against
     /// PentaZen at 200 ms a move: 34.6% (240 games) where 35 scored 23.8% and 75 35.0%.
     /// With the built-in net at 100 ms a move (400 games of self-play on the balanced
