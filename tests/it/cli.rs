@@ -98,12 +98,21 @@ fn unknown_flags_and_subcommands_are_refused() {
 }
 
 /// The winning line of a `VCF: win for ...: line` answer.
+/// A stdout whose reader has gone: one end of a socket pair, the other closed (writes
+/// fail with a broken pipe, as into a pipe nobody reads).
+#[cfg(unix)]
+fn closed_stdout() -> Stdio {
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    drop(ours);
+    Stdio::from(std::os::fd::OwnedFd::from(theirs))
+}
+
+#[cfg(unix)]
 #[test]
 fn a_closed_stdout_ends_a_subcommand_quietly() {
-    // The pipe's reader is closed before the command starts, as `| head` does once it has
-    // its lines: the first line printed meets a broken pipe.
-    let (reader, writer) = std::io::pipe().unwrap();
-    drop(reader);
+    // The reader is gone before the command starts, as `| head` is once it has its lines:
+    // the first line printed meets a broken pipe.
+    let writer = closed_stdout();
     let out = Command::new(WUZI)
         .args(["solve", "--vct", "--nodes", "100"])
         .args(["--suite", "tests/data/freestyle_long_wins.tsv"])
@@ -133,6 +142,7 @@ fn a_closed_stdout_ends_a_subcommand_quietly() {
     assert!(err.contains("cannot write to standard output"), "{err}");
 }
 
+#[cfg(unix)]
 #[test]
 fn the_board_is_served_with_stdout_closed() {
     // A free port, given back before the server takes it.
@@ -141,8 +151,7 @@ fn the_board_is_served_with_stdout_closed() {
         .local_addr()
         .unwrap()
         .port();
-    let (reader, writer) = std::io::pipe().unwrap();
-    drop(reader);
+    let writer = closed_stdout();
     let mut child = Command::new(WUZI)
         .args(["serve", "--port", &port.to_string()])
         .stdin(Stdio::null())
