@@ -97,7 +97,6 @@ fn unknown_flags_and_subcommands_are_refused() {
     }
 }
 
-/// The winning line of a `VCF: win for ...: line` answer.
 /// A stdout whose reader has gone: one end of a socket pair, the other closed (writes
 /// fail with a broken pipe, as into a pipe nobody reads).
 #[cfg(unix)]
@@ -178,6 +177,7 @@ fn the_board_is_served_with_stdout_closed() {
     );
 }
 
+/// The winning line of a `VCF: win for ...: line` answer.
 fn winning_line(out: &str) -> Vec<&str> {
     out.rsplit_once("): ")
         .map(|(_, line)| line.split_whitespace().collect())

@@ -9,7 +9,7 @@
 //! its doc comment is the help text) and `pub fn run(args: Args) -> ExitCode`, then a
 //! `mod NAME;`, a variant of [`Command`] and an arm in `main`.
 
-/// `outln!` for everything a subcommand prints: a closed stdout ends the command quietly
+/// `println!` for everything a subcommand prints: a closed stdout ends the command quietly
 /// (`out::line`) instead of panicking.
 macro_rules! outln {
     () => {

@@ -36,11 +36,11 @@ const MAX_NODES: u64 = 1_000_000_000_000;
 /// suite of positions.
 ///
 /// One position: MOVES are x,y points, black first (`pass` allowed), or h8 moves, run
-/// together (h8i9j10i8) or apart (h8 i9 j10 i8); it prints the winning line, "none", or "unknown" when the
-/// budget ran out. A suite (--suite FILE): the solver reports how often it found a win and
-/// whether the first move is in the row's answers, with the median and worst time; with
-/// --engine the engine searches each row for --ms milliseconds (or --nodes nodes) and reports
-/// how often its move or score is right.
+/// together (h8i9j10i8) or apart (h8 i9 j10 i8); it prints the winning line, "none", or
+/// "unknown" when the budget ran out. A suite (--suite FILE): the solver reports how often
+/// it found a win and whether the first move is in the row's answers, with the median and
+/// worst time; with --engine the engine searches each row for --ms milliseconds (or --nodes
+/// nodes) and reports how often its move or score is right.
 #[derive(clap::Args)]
 #[command(
     override_usage = "wuzi solve [--vct] [--rule R] [--size N] [--ms T | --nodes N] [--depth D] [MOVES]...\n       \
@@ -162,7 +162,7 @@ fn solve_position(o: &Args) -> Result<(), String> {
     let moves = if text.contains(',') || text.trim().is_empty() {
         parse_move_list(&text)
     } else {
-        parse_h8_run(text.trim(), o.size)
+        parse_h8_run(&text, o.size)
     };
     let moves = moves.map_err(|e| format!("bad move list: {e}"))?;
     let mut b = Board::new(o.size, o.rule);
