@@ -23,6 +23,9 @@
 //!   two moves, which may name another of two five points; the full-move line is checked
 //!   as above too;
 //! - a VCF win of k fours is never a VCT `NoWin` at depth k or more;
+//! - the leaves' local VCF (`Solver::vcf_local`, on the same solver after the full VCF)
+//!   claims only wins whose lines pass the checks above, and none where the full VCF
+//!   proved `NoWin`;
 //! - the solver leaves the board as it found it (hash and moves).
 //!
 //! Bugs 1, 4 and 5 of docs/fuzzing.md are fixed: no tolerance is left here.
@@ -247,6 +250,12 @@ fuzz_target!(|data: &[u8]| {
             }
             _ => assert_eq!(on_full, vcf, "VCF on full moves, then on lean ones"),
         }
+    }
+
+    let local = solve(&mut b, |b| solver.vcf_local(b, &vcf_limits));
+    if let Proof::Win(line) = &local {
+        check_line(&b, line, Kind::Vcf);
+        assert!(vcf != Proof::NoWin, "a local VCF {line:?} where the full VCF has none");
     }
 
     let vct_limits = limits(VCT_LIMITS);

@@ -442,10 +442,10 @@ impl Searcher<'_> {
         }
     }
 
-    /// A leaf: our VCF if a short check finds one, else the static evaluation. `four`: can
-    /// the side to move make a four? A static evaluation at or above `beta` is returned
-    /// without the check (a win found there would only raise a score that already cuts). A pending move stays pending through a
-    /// lean VCF.
+    /// A leaf: our VCF if a short local check finds one ([`Solver::vcf_local`]), else the
+    /// static evaluation. `four`: can the side to move make a four? A static evaluation at
+    /// or above `beta` is returned without the check (a win found there would only raise a
+    /// score that already cuts). A pending move stays pending through a lean VCF.
     pub(super) fn leaf(
         &mut self,
         ply: usize,
@@ -471,11 +471,11 @@ impl Searcher<'_> {
             };
             let r = match pending.as_ref().map(|pd| pd.p) {
                 Some(p) if self.board.lean_rule() => {
-                    self.solver.vcf_after(&mut self.board, p, &lim)
+                    self.solver.vcf_after_local(&mut self.board, p, &lim)
                 }
                 _ => {
                     self.materialize(pending, ply);
-                    self.solver.vcf(&mut self.board, &lim)
+                    self.solver.vcf_local(&mut self.board, &lim)
                 }
             };
             self.nodes += self.solver.nodes();

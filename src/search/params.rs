@@ -102,10 +102,12 @@ parameters! {
     /// opponent's VCF decides whether a root move defends). At 200 the leaves' checks took
     /// about half the nodes of a search (session 46). Self-play with the built-in net at
     /// 300 ms a move, 100 against 200: 187-138-75 of 400 games, +43 Elo [+17, +69], on the
-    /// balanced openings s1 (docs/strength.md, session 52). With the classical evaluation
-    /// against PentaZen, 100 had scored 47.6% and 47.8% where 200 scored 41.9% at 200 ms a
-    /// move (320 games each), and 38.1% against 43.8% at 1 s (80 games each, within the
-    /// noise).
+    /// balanced openings s1, -17 [-41, +7] on s2; both, 800 games, +13 [-5, +31]
+    /// (docs/strength.md, sessions 52 and 53). With the local check of session 53, 200
+    /// against 100 at 20,000 nodes a move: 0 [-13, +13] (400 games). With the classical
+    /// evaluation against PentaZen, 100 had scored 47.6% and 47.8% where 200 scored 41.9%
+    /// at 200 ms a move (320 games each), and 38.1% against 43.8% at 1 s (80 games each,
+    /// within the noise).
     LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 100;
     /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies. Against
     /// PentaZen at 200 ms a move: 34.6% (240 games) where 35 scored 23.8% and 75 35.0%.

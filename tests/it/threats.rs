@@ -104,6 +104,68 @@ fn freestyle_no_vcf_sampled() {
     check_no_vcf(&sample(suite("tactics/freestyle_no_vcf.tsv"), 20));
 }
 
+/// The leaves' local VCF ([`Solver::vcf_local`]) on every `step`-th row of a VCF suite:
+/// every win it claims is a playable line whose first move is an answer, and it proves at
+/// least `min_percent` percent of the rows. Where it finds none, the full VCF on the same
+/// solver, not cleared, does not answer "no win" (within a budget that keeps renju's debug
+/// runs short it may run out): the local search's results (a local "no win" proves nothing
+/// for the full search) are kept apart in the table.
+fn check_local_vcf(file: &str, step: usize, min_percent: usize) {
+    let local_limits = SolveLimits {
+        nodes: 1_000_000,
+        ..SolveLimits::default()
+    };
+    let full_limits = SolveLimits {
+        nodes: 3_000,
+        ..SolveLimits::default()
+    };
+    let mut solver = Solver::new();
+    let (mut rows, mut found) = (0, 0);
+    for row in sample(suite(file), step).iter().filter(|r| r.task == "vcf") {
+        let mut b = row.board().unwrap();
+        solver.clear();
+        rows += 1;
+        if let Proof::Win(line) = solver.vcf_local(&mut b, &local_limits) {
+            let PointSet::Points(answers) = &row.answers else {
+                panic!("{}: no answer set", row.id)
+            };
+            assert!(answers.contains(&line[0]), "{}: not an answer", row.id);
+            check_line(&mut b.clone(), &line, &row.id);
+            found += 1;
+            continue;
+        }
+        let full = solver.vcf(&mut b, &full_limits);
+        assert_ne!(
+            full,
+            Proof::NoWin,
+            "{}: no win after the local search",
+            row.id
+        );
+    }
+    eprintln!("local VCF on {file}: {found} of {rows}");
+    assert!(
+        rows > 0 && found * 100 >= rows * min_percent,
+        "{found} of {rows}"
+    );
+}
+
+#[test]
+fn local_vcf_proves_true_wins_and_keeps_its_results_apart() {
+    check_local_vcf("tactics/freestyle_vcf.tsv", 20, 50);
+    check_local_vcf("tactics/renju_vcf.tsv", 20, 50);
+}
+
+/// On the rows of `freestyle_no_vcf.tsv` the local VCF claims no win either.
+#[test]
+fn local_vcf_claims_no_win_where_there_is_none() {
+    let mut solver = Solver::new();
+    for row in sample(suite("tactics/freestyle_no_vcf.tsv"), 10) {
+        let mut b = row.board().unwrap();
+        let r = solver.vcf_local(&mut b, &limits());
+        assert!(!matches!(r, Proof::Win(_)), "{}: a VCF was claimed", row.id);
+    }
+}
+
 /// A VCT node tries a win by fours before its own threats, whatever depth it has left: a
 /// VCT of one attacking move proves every row of the VCF suites, with a VCF line whose first
 /// move is an answer.

@@ -111,6 +111,8 @@ pub struct Solver {
     /// an unboxed list would copy its four kilobytes out of the vector and back.
     #[allow(clippy::vec_box)]
     lists: Vec<Box<MoveList>>,
+    /// The current call is a local VCF ([`Solver::vcf_local`]).
+    local: bool,
 }
 
 /// Error result of a budget check.
@@ -218,6 +220,27 @@ impl Solver {
         self.vcf_with(board, limits, board.lean_rule())
     }
 
+    /// A leaf's quick VCF: [`Solver::vcf`] where, after the attacker's first four, only
+    /// fours close to its previous four are tried (within two cells of it, or on one of its
+    /// lines within four). A chain of fours then stays where it began, and a small budget
+    /// reaches deeper chains instead of trying every four of the board at every step. It
+    /// proves fewer wins than the full search, never a false one; its table entries are
+    /// kept apart from the full search's.
+    pub fn vcf_local(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
+        self.local = true;
+        let r = self.vcf(board, limits);
+        self.local = false;
+        r
+    }
+
+    /// [`Solver::vcf_after`] as a local search ([`Solver::vcf_local`]).
+    pub fn vcf_after_local(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
+        self.local = true;
+        let r = self.vcf_after(board, p, limits);
+        self.local = false;
+        r
+    }
+
     /// [`Solver::vcf`] of the position after the side to move plays `p`, on lean moves
     /// (where `Board::lean_rule` holds): the board itself does not change.
     pub fn vcf_after(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
@@ -226,7 +249,7 @@ impl Solver {
         let mut line = Vec::new();
         board.lean_begin();
         board.lean_make(p);
-        let r = self.vcf_node::<Lean>(board, limits.depth, &mut line);
+        let r = self.vcf_node::<Lean>(board, limits.depth, &mut line, Pos::NONE);
         board.lean_undo();
         board.lean_end();
         finish(r, line)
@@ -246,11 +269,11 @@ impl Solver {
     fn vcf_search(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>, lean: bool) -> Res {
         if lean && b.lean_rule() {
             b.lean_begin();
-            let r = self.vcf_node::<Lean>(b, depth, line);
+            let r = self.vcf_node::<Lean>(b, depth, line, Pos::NONE);
             b.lean_end();
             r
         } else {
-            self.vcf_node::<Full>(b, depth, line)
+            self.vcf_node::<Full>(b, depth, line, Pos::NONE)
         }
     }
 

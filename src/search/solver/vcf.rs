@@ -10,12 +10,15 @@ use crate::threat::Threat;
 use crate::types::{Color, Pos};
 
 impl Solver {
-    /// A VCF node, the attacker to move, on the moves of `M` (full or lean).
+    /// A VCF node, the attacker to move, on the moves of `M` (full or lean). In a local
+    /// search ([`Solver::vcf_local`]) `near` is the attacker's previous four (`Pos::NONE` at
+    /// the first), and only fours [`close`] to it are tried.
     pub(super) fn vcf_node<M: FourMoves>(
         &mut self,
         b: &mut Board,
         depth: u8,
         line: &mut Vec<Pos>,
+        near: Pos,
     ) -> Res {
         self.tick()?;
         let a = b.to_move();
@@ -27,7 +30,13 @@ impl Solver {
         if depth == 0 {
             return Ok(false);
         }
-        let key = b.hash();
+        // A local search proves less: its results are kept apart from the full search's,
+        // and from those of other `near` points.
+        let key = if self.local {
+            b.hash() ^ local_salt(near)
+        } else {
+            b.hash()
+        };
         if let Some(e) = self.vcf_tt.get(key) {
             // A stored win is re-derived by searching on, to rebuild its line: it is found
             // again at once through the stored wins below.
@@ -39,8 +48,12 @@ impl Solver {
         let n = M::fours(b, a, &mut moves);
         let mut won = false;
         for &p in &moves[..n] {
+            if !near.is_none() && !close(near, p) {
+                continue;
+            }
             M::play(b, p);
-            let r = self.after_four::<M>(b, depth, line);
+            let next = if self.local { p } else { Pos::NONE };
+            let r = self.after_four::<M>(b, depth, line, next);
             M::take_back(b);
             if r? {
                 line.push(p);
@@ -53,8 +66,14 @@ impl Solver {
     }
 
     /// The attacker has just made a four (`b` has the defender to move). Plays the forced
-    /// block and goes on with the attacker's next VCF node.
-    fn after_four<M: FourMoves>(&mut self, b: &mut Board, depth: u8, line: &mut Vec<Pos>) -> Res {
+    /// block and goes on with the attacker's next VCF node (`near`: [`Solver::vcf_node`]).
+    fn after_four<M: FourMoves>(
+        &mut self,
+        b: &mut Board,
+        depth: u8,
+        line: &mut Vec<Pos>,
+        near: Pos,
+    ) -> Res {
         let d = b.to_move();
         let a = !d;
         if M::fives(b, d).0 > 0 {
@@ -62,7 +81,7 @@ impl Solver {
         }
         if b.rule().is_caro() {
             let mut blocks = self.lists.pop().unwrap_or_default();
-            let r = self.caro_after_four::<M>(b, depth, line, &mut blocks);
+            let r = self.caro_after_four::<M>(b, depth, line, &mut blocks, near);
             self.lists.push(blocks);
             return r;
         }
@@ -83,7 +102,7 @@ impl Solver {
         // The next node probes the table after the block's make: start its load now.
         self.vcf_tt.prefetch(b.hash_after(q));
         M::play(b, q);
-        let r = self.vcf_node::<M>(b, depth - 1, line);
+        let r = self.vcf_node::<M>(b, depth - 1, line, near);
         M::take_back(b);
         if r? {
             line.push(q);
@@ -100,6 +119,7 @@ impl Solver {
         depth: u8,
         line: &mut Vec<Pos>,
         blocks: &mut MoveList,
+        near: Pos,
     ) -> Res {
         if M::fives(b, !b.to_move()).0 == 0 {
             return Ok(false);
@@ -113,7 +133,7 @@ impl Solver {
         for p in blocks.iter() {
             M::play(b, p);
             let mut sub = Vec::new();
-            let r = self.vcf_node::<M>(b, depth - 1, &mut sub);
+            let r = self.vcf_node::<M>(b, depth - 1, &mut sub, near);
             M::take_back(b);
             if !r? {
                 return Ok(false);
@@ -126,6 +146,21 @@ impl Solver {
         }
         Ok(true)
     }
+}
+
+/// Is `p` close to `near` for a local VCF: within two cells of it each way, or on one of
+/// its four lines within four cells (a four that uses the stone at `near`)?
+#[inline(always)]
+fn close(near: Pos, p: Pos) -> bool {
+    let dx = near.x().abs_diff(p.x());
+    let dy = near.y().abs_diff(p.y());
+    (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
+}
+
+/// What a local search's node mixes into its table key: a constant of its own, and `near`.
+#[inline(always)]
+fn local_salt(near: Pos) -> u64 {
+    0x5bd1_e995_7f4a_7c15 ^ (u64::from(near.0) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The moves and reads of a VCF: full moves on the board, or lean ones (freestyle).
