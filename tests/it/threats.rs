@@ -149,10 +149,12 @@ fn check_local_vcf(file: &str, step: usize, min_percent: usize) {
     );
 }
 
+/// At the time of writing the local search proved 48 of the 51 freestyle rows and 50 of the
+/// 62 renju rows.
 #[test]
 fn local_vcf_proves_true_wins_and_keeps_its_results_apart() {
-    check_local_vcf("tactics/freestyle_vcf.tsv", 20, 50);
-    check_local_vcf("tactics/renju_vcf.tsv", 20, 50);
+    check_local_vcf("tactics/freestyle_vcf.tsv", 20, 85);
+    check_local_vcf("tactics/renju_vcf.tsv", 20, 70);
 }
 
 /// On the rows of `freestyle_no_vcf.tsv` the local VCF claims no win either.
