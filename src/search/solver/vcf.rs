@@ -30,13 +30,7 @@ impl Solver {
         if depth == 0 {
             return Ok(false);
         }
-        // A local search proves less: its results are kept apart from the full search's,
-        // and from those of other `near` points.
-        let key = if self.local {
-            b.hash() ^ local_salt(near)
-        } else {
-            b.hash()
-        };
+        let key = self.vcf_key(b.hash(), near);
         if let Some(e) = self.vcf_tt.get(key) {
             // A stored win is re-derived by searching on, to rebuild its line: it is found
             // again at once through the stored wins below.
@@ -63,6 +57,18 @@ impl Solver {
         }
         self.vcf_tt.insert(key, Entry { win: won, depth });
         Ok(won)
+    }
+
+    /// The table key of a VCF node of position `hash`. A local search proves less: its
+    /// results are kept apart from the full search's, and from those of other `near`
+    /// points.
+    #[inline(always)]
+    fn vcf_key(&self, hash: u64, near: Pos) -> u64 {
+        if self.local {
+            hash ^ local_salt(near)
+        } else {
+            hash
+        }
     }
 
     /// The attacker has just made a four (`b` has the defender to move). Plays the forced
@@ -100,7 +106,7 @@ impl Solver {
             return Ok(true);
         }
         // The next node probes the table after the block's make: start its load now.
-        self.vcf_tt.prefetch(b.hash_after(q));
+        self.vcf_tt.prefetch(self.vcf_key(b.hash_after(q), near));
         M::play(b, q);
         let r = self.vcf_node::<M>(b, depth - 1, line, near);
         M::take_back(b);
