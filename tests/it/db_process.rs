@@ -18,9 +18,9 @@ const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
 /// A game the brain (classical evaluation) lost as white at 1,000 nodes a move against
 /// itself at depth 7 from the opening 7,7 8,6 6,8 (freestyle 15x15, found with the release
 /// build; node budgets give the same searches in every build; found again whenever the
-/// brain's searches at 1,000 nodes change: last with the leaves' local VCF of session 53).
-/// Black's move 29, 3,9, makes five.
-const LOST: &str = "7,7 8,6 6,8 6,6 5,7 8,7 7,9 8,10 5,6 7,6 5,8 10,6 9,6 5,9 3,8 8,9 8,8 4,8 4,7 6,5 9,8 7,8 3,7 6,7 3,5 4,6 3,6 3,4 3,9";
+/// brain's searches at 1,000 nodes change: last with the VCT's local VCF of session 54).
+/// Black's move 27, 9,10, makes five.
+const LOST: &str = "7,7 8,6 6,8 6,6 5,7 8,7 7,9 8,10 5,6 7,6 5,8 10,6 9,6 5,9 3,8 8,8 8,9 8,5 8,4 4,8 4,7 6,5 6,7 3,7 7,8 4,5 9,10";
 /// The opening's length: the brain gets it as a BOARD and plays from move 4 on.
 const OPENING: usize = 3;
 /// The brain's node budget a move (`INFO max_node`): the same search in every run, and

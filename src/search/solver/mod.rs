@@ -280,11 +280,13 @@ impl Solver {
     /// Does the side to move win by continuous threats (fours and open threes)? Deepens one
     /// attacking move at a time up to `limits.depth`, so the shortest win is found first and
     /// a budget cut still leaves the shallower iterations' answer; an iteration that found no
-    /// win without meeting its depth limit anywhere ends the deepening.
+    /// win without meeting its depth limit anywhere ends the deepening. The attacker's wins
+    /// by fours after its first threat are looked for by local searches
+    /// ([`Solver::vcf_local`]), the defender's by full ones.
     pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.start(limits);
         self.deepen(limits.depth, |s, depth, line| {
-            s.vct_attack(board, depth, line)
+            s.vct_attack(board, depth, line, true)
         })
     }
 
