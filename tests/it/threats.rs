@@ -429,3 +429,78 @@ fn vct_proves_vct_puzzles_with_true_lines() {
     let (found, rows) = vct_wins("tactics/renju_win.tsv", 16);
     assert!(found * 100 >= rows * 30, "{found} of {rows}");
 }
+
+/// A four-three or double-three point of the side to move wins when the opponent can make
+/// no four (under freestyle and standard, and for renju's white): the reply to the four, or
+/// to one three, lies on that threat's line, which meets the other's only at the point.
+/// Over random games, in every position where that holds the VCT proves a win from the
+/// point within two threats, its line played out to the five. (Session 54's quick-win
+/// experiment, docs/experiments.md, scored such nodes as won.)
+#[test]
+fn a_double_threat_against_no_four_is_a_short_vct() {
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use wuzi::threat::Threat;
+    use wuzi::{Color, Rule};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(20_261_130);
+    let lim = SolveLimits {
+        depth: 2,
+        nodes: 1_000_000,
+        ..SolveLimits::default()
+    };
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for _game in 0..30 {
+            let mut b = wuzi::Board::new(15, rule);
+            for _ply in 0..80 {
+                let (me, opp) = (b.to_move(), !b.to_move());
+                let applies = rule != Rule::Renju || me == Color::White;
+                if applies
+                    && b.count(opp, Threat::Five) == 0
+                    && b.count(me, Threat::Five) == 0
+                    && b.count(me, Threat::Flex4) == 0
+                    && b.count_at_least(opp, Threat::Block4) == 0
+                    && b.count(me, Threat::Block4Flex3) + b.count(me, Threat::Flex3x2) > 0
+                {
+                    let p = b
+                        .cells()
+                        .iter()
+                        .copied()
+                        .find(|&p| matches!(b.threat(p, me), Threat::Block4Flex3 | Threat::Flex3x2))
+                        .expect("the point");
+                    solver.clear();
+                    let Proof::Win(line) = solver.vct_with(&mut b, p, &lim) else {
+                        panic!("{rule:?} {:?}: no VCT from {p}", b.moves());
+                    };
+                    let mut played = b.clone();
+                    let (last, moves) = line.split_last().expect("a line");
+                    for &q in moves {
+                        assert!(played.is_empty(q));
+                        played.make(q);
+                    }
+                    assert!(played.makes_five(*last, me), "{:?}: {line:?}", b.moves());
+                    checked += 1;
+                }
+                let mut near: Vec<wuzi::Pos> = b
+                    .cells()
+                    .iter()
+                    .copied()
+                    .filter(|&p| b.is_empty(p) && (b.is_near(p) || b.stone_count() == 0))
+                    .collect();
+                if b.to_move() == Color::Black && rule == Rule::Renju {
+                    near.retain(|&p| !b.is_forbidden(p));
+                }
+                if near.is_empty() {
+                    break;
+                }
+                let p = near[rng.next_u32() as usize % near.len()];
+                if b.makes_five(p, b.to_move()) {
+                    break;
+                }
+                b.make(p);
+            }
+        }
+    }
+    eprintln!("double threats against no four: {checked} positions");
+    assert!(checked >= 30, "only {checked} positions");
+}
