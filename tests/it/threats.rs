@@ -374,6 +374,28 @@ fn the_review_names_a_failed_vcf_defence_and_only_true_stops() {
     assert!(checked >= 3, "{checked} rows checked");
 }
 
+/// Plays a threat line out on `b`: every move legal (a pass where the line gives one: a
+/// renju defender whose only block is forbidden), the attacker's last move a five.
+fn play_out_to_five(b: &mut wuzi::Board, line: &[wuzi::Pos], id: &str) {
+    let attacker = b.to_move();
+    let (last, moves) = line.split_last().expect("a line");
+    for &p in moves {
+        if p.is_none() {
+            b.make_pass();
+            continue;
+        }
+        assert!(b.is_empty(p), "{id}: {p} is occupied");
+        let black = b.to_move() == wuzi::Color::Black;
+        assert!(
+            !(black && b.rule().has_forbidden() && b.is_forbidden(p)),
+            "{id}: {p} is forbidden"
+        );
+        b.make(p);
+    }
+    assert_eq!(b.to_move(), attacker, "{id}: the attacker ends");
+    assert!(b.makes_five(*last, attacker), "{id}: {line:?}");
+}
+
 /// The VCT of the `vct` rows of a win suite (every `step`-th), within 10,000 nodes each:
 /// how many it proves, each line played out (legal moves, the defender's replies where
 /// the line gives them, ending in the attacker's five).
@@ -393,24 +415,7 @@ fn vct_wins(file: &str, step: usize) -> (usize, usize) {
         let mut b = row.board().unwrap();
         solver.clear();
         if let Proof::Win(line) = solver.vct(&mut b, &lim) {
-            let attacker = b.to_move();
-            let (last, moves) = line.split_last().expect("a line");
-            for &p in moves {
-                if p.is_none() {
-                    b.make_pass();
-                    continue;
-                }
-                assert!(b.is_empty(p), "{}: {p} is occupied", row.id);
-                let black = b.to_move() == wuzi::Color::Black;
-                assert!(
-                    !(black && b.rule().has_forbidden() && b.is_forbidden(p)),
-                    "{}: {p} is forbidden",
-                    row.id
-                );
-                b.make(p);
-            }
-            assert_eq!(b.to_move(), attacker, "{}: the attacker ends", row.id);
-            assert!(b.makes_five(*last, attacker), "{}: {line:?}", row.id);
+            play_out_to_five(&mut b, &line, &row.id);
             found += 1;
         }
     }
@@ -472,13 +477,7 @@ fn a_double_threat_against_no_four_is_a_short_vct() {
                     let Proof::Win(line) = solver.vct_with(&mut b, p, &lim) else {
                         panic!("{rule:?} {:?}: no VCT from {p}", b.moves());
                     };
-                    let mut played = b.clone();
-                    let (last, moves) = line.split_last().expect("a line");
-                    for &q in moves {
-                        assert!(played.is_empty(q));
-                        played.make(q);
-                    }
-                    assert!(played.makes_five(*last, me), "{:?}: {line:?}", b.moves());
+                    play_out_to_five(&mut b.clone(), &line, &format!("{rule:?} {:?}", b.moves()));
                     checked += 1;
                 }
                 let mut near: Vec<wuzi::Pos> = b

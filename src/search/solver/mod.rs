@@ -227,17 +227,20 @@ impl Solver {
     /// proves fewer wins than the full search, never a false one; its table entries are
     /// kept apart from the full search's.
     pub fn vcf_local(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
-        self.local = true;
-        let r = self.vcf(board, limits);
-        self.local = false;
-        r
+        self.with_local(true, |s| s.vcf(board, limits))
     }
 
     /// [`Solver::vcf_after`] as a local search ([`Solver::vcf_local`]).
     pub fn vcf_after_local(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
-        self.local = true;
-        let r = self.vcf_after(board, p, limits);
-        self.local = false;
+        self.with_local(true, |s| s.vcf_after(board, p, limits))
+    }
+
+    /// Runs `f` with the VCF local ([`Solver::vcf_local`]) or full, as `local` says, and
+    /// restores the caller's mode after it.
+    fn with_local<T>(&mut self, local: bool, f: impl FnOnce(&mut Solver) -> T) -> T {
+        let outer = std::mem::replace(&mut self.local, local);
+        let r = f(self);
+        self.local = outer;
         r
     }
 

@@ -121,10 +121,9 @@ impl Solver {
     /// except in debug builds, whose every lean run ends with a check of the whole board
     /// (the two visit the same nodes: `vcf_with`'s tests).
     fn vcf_here(&mut self, b: &mut Board, line: &mut Vec<Pos>, local: bool) -> Res {
-        let outer = std::mem::replace(&mut self.local, local);
-        let r = self.vcf_search(b, VCT_VCF_DEPTH, line, !cfg!(debug_assertions));
-        self.local = outer;
-        r
+        self.with_local(local, |s| {
+            s.vcf_search(b, VCT_VCF_DEPTH, line, !cfg!(debug_assertions))
+        })
     }
 
     /// [`five_defences`] under caro, its makes charged as nodes.
