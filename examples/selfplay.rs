@@ -14,36 +14,51 @@ use wuzi::engine::{Config, Engine, GameStatus, Level};
 use wuzi::suite::{load_suite, SuiteRow};
 use wuzi::{Color, Limits};
 
-fn config(flags: &[String]) -> Config {
+/// The engine configuration of one side's flags.
+fn config(flags: &[String]) -> Result<Config, String> {
     let mut c = Config::default();
     for f in flags {
-        let (k, v) = f.split_once('=').expect("flag k=v");
+        let (k, v) = f
+            .split_once('=')
+            .ok_or_else(|| format!("flag '{f}': expected key=value"))?;
         if k == "eval" {
-            c.eval = wuzi::eval::Evaluation::from_arg(v).unwrap_or_else(|e| panic!("{e}"));
+            c.eval = wuzi::eval::Evaluation::from_arg(v).map_err(|e| e.to_string())?;
             continue;
         }
-        let v: i64 = v.parse().expect("number");
+        let v: i64 = v
+            .parse()
+            .map_err(|_| format!("flag '{f}': the value must be an integer"))?;
         match k {
             "soft" => {} // read by `limits`
-            "threads" => c.threads = v as usize,
-            _ => c.params.set(k, v).unwrap_or_else(|e| panic!("{e}")),
+            "threads" => c.threads = v.max(1) as usize,
+            _ => c.params.set(k, v)?,
         }
     }
-    c
+    Ok(c)
 }
 
 /// Per-move limits: `ms` hard (or `nodes`), soft at the `soft=` percentage (default 60).
-fn limits(flags: &[String], ms: u64, nodes: Option<u64>) -> Limits {
-    let soft = flags
-        .iter()
-        .find_map(|f| f.strip_prefix("soft="))
-        .map_or(60, |v| v.parse::<u64>().expect("number"));
-    Limits {
+fn limits(flags: &[String], ms: u64, nodes: Option<u64>) -> Result<Limits, String> {
+    let soft = match flags.iter().find_map(|f| f.strip_prefix("soft=")) {
+        Some(v) => v
+            .parse::<u64>()
+            .map_err(|_| format!("soft={v}: expected a percentage"))?,
+        None => 60,
+    };
+    Ok(Limits {
         soft_time: Some(Duration::from_millis(ms * soft / 100)),
         hard_time: Some(Duration::from_millis(ms)),
         nodes,
         ..Default::default()
-    }
+    })
+}
+
+/// A side's engine for one opening: its configuration on the opening's rule and stones.
+fn engine(size: usize, row: &SuiteRow, config: &Config) -> Result<Engine, String> {
+    let mut e = Engine::with_config(size, row.rule, config.clone()).map_err(|e| e.to_string())?;
+    e.set_position(&row.moves)
+        .map_err(|e| format!("opening {}: {e}", row.id))?;
+    Ok(e)
 }
 
 /// Points of A (1, 0.5 or 0) in one game from `row`, and the game's length in moves.
@@ -51,13 +66,12 @@ fn play(
     size: usize,
     row: &SuiteRow,
     a_is_black: bool,
-    flags: [&[String]; 2],
+    configs: [&Config; 2],
     lim: [&Limits; 2],
 ) -> (f64, usize) {
-    let mut a = Engine::with_config(size, row.rule, config(flags[0])).unwrap();
-    let mut b = Engine::with_config(size, row.rule, config(flags[1])).unwrap();
-    a.set_position(&row.moves).unwrap();
-    b.set_position(&row.moves).unwrap();
+    // `main` made both engines on every opening before the match.
+    let mut a = engine(size, row, configs[0]).expect("checked before the match");
+    let mut b = engine(size, row, configs[1]).expect("checked before the match");
     let status = loop {
         let to_move = a.board().to_move();
         let a_turn = (to_move == Color::Black) == a_is_black;
@@ -70,8 +84,9 @@ fn play(
         if o.best.is_none() {
             break GameStatus::Draw;
         }
-        let s1 = a.play(o.best).expect("legal");
-        b.play(o.best).expect("legal");
+        // A searched move is legal on both boards, which hold the same stones.
+        let s1 = a.play(o.best).expect("a searched move is legal");
+        b.play(o.best).expect("a searched move is legal");
         if s1 != GameStatus::Ongoing {
             break s1;
         }
@@ -141,12 +156,30 @@ fn elo_interval(pairs: &[u32; 5]) -> (f64, f64, f64) {
     (elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se))
 }
 
-fn main() {
+/// The match's settings, from the command line and the environment.
+struct Settings {
+    ms: u64,
+    nodes: Option<u64>,
+    n: usize,
+    a_flags: Vec<String>,
+    b_flags: Vec<String>,
+    openings: String,
+    rows: Vec<SuiteRow>,
+    size: usize,
+    sprt: Option<(f64, f64)>,
+}
+
+const USAGE: &str = "usage: selfplay MS_PER_MOVE|nNODES [N_OPENINGS] [A-flags] -- [B-flags] \
+                     (environment: OPENINGS=FILE SPRT=ELO0,ELO1 SIZE=N)";
+
+fn settings() -> Result<Settings, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let first = args.first().ok_or("no time or node budget given")?;
     // `MS` per move, or `nN` for N nodes per move (independent of machine load).
-    let (ms, nodes) = match args[0].strip_prefix('n') {
-        Some(n) => (60_000, Some(n.parse::<u64>().unwrap())),
-        None => (args[0].parse().unwrap(), None),
+    let bad = || format!("'{first}': expected milliseconds a move, or nN for N nodes");
+    let (ms, nodes) = match first.strip_prefix('n') {
+        Some(n) => (60_000, Some(n.parse::<u64>().map_err(|_| bad())?)),
+        None => (first.parse().map_err(|_| bad())?, None),
     };
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(40);
     let sep = args.iter().position(|a| a == "--").unwrap_or(args.len());
@@ -154,15 +187,66 @@ fn main() {
     let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
     let openings = std::env::var("OPENINGS")
         .unwrap_or_else(|_| "tests/data/openings/freestyle15_piskvork_openings.tsv".into());
-    let rows = load_suite(std::path::Path::new(&openings)).unwrap();
-    let size: usize = std::env::var("SIZE").map_or(15, |s| s.parse().expect("SIZE=N"));
-    let sprt: Option<(f64, f64)> = std::env::var("SPRT").ok().map(|s| {
-        let (a, b) = s.split_once(',').expect("SPRT=ELO0,ELO1");
-        (a.parse().expect("elo0"), b.parse().expect("elo1"))
-    });
+    let rows = load_suite(std::path::Path::new(&openings)).map_err(|e| e.to_string())?;
+    let size: usize = match std::env::var("SIZE") {
+        Ok(s) => s
+            .parse()
+            .map_err(|_| format!("SIZE={s}: expected a board size"))?,
+        Err(_) => 15,
+    };
+    let sprt = match std::env::var("SPRT") {
+        Ok(s) => {
+            let bounds = s.split_once(',').and_then(|(a, b)| {
+                Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?))
+            });
+            Some(bounds.ok_or_else(|| format!("SPRT={s}: expected ELO0,ELO1"))?)
+        }
+        Err(_) => None,
+    };
+    Ok(Settings {
+        ms,
+        nodes,
+        n,
+        a_flags,
+        b_flags,
+        openings,
+        rows,
+        size,
+        sprt,
+    })
+}
+
+fn main() {
+    let fail = |e: String| -> ! {
+        eprintln!("selfplay: {e}\n{USAGE}");
+        std::process::exit(2)
+    };
+    let Settings {
+        ms,
+        nodes,
+        n,
+        a_flags,
+        b_flags,
+        openings,
+        rows,
+        size,
+        sprt,
+    } = settings().unwrap_or_else(|e| fail(e));
+    let configs = [&a_flags, &b_flags].map(|f| config(f).unwrap_or_else(|e| fail(e)));
+    // Every opening must set up on both sides before the first game.
+    for row in rows.iter().take(n) {
+        for c in &configs {
+            if let Err(e) = engine(size, row, c) {
+                fail(e);
+            }
+        }
+    }
     // alpha = beta = 0.05.
     let (lower, upper) = ((0.05f64 / 0.95).ln(), (0.95f64 / 0.05).ln());
-    let (lim_a, lim_b) = (limits(&a_flags, ms, nodes), limits(&b_flags, ms, nodes));
+    let (lim_a, lim_b) = match (limits(&a_flags, ms, nodes), limits(&b_flags, ms, nodes)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => fail(e),
+    };
     let (mut wdl, mut pairs) = ([0u32; 3], [0u32; 5]);
     for row in rows.iter().take(n) {
         let mut pair = 0.0;
@@ -171,7 +255,7 @@ fn main() {
                 size,
                 row,
                 a_is_black,
-                [&a_flags, &b_flags],
+                [&configs[0], &configs[1]],
                 [&lim_a, &lim_b],
             );
             wdl[if pts == 1.0 {
