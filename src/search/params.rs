@@ -112,7 +112,9 @@ parameters! {
     /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies. Against
     /// PentaZen at 200 ms a move: 34.6% (240 games) where 35 scored 23.8% and 75 35.0%.
     /// With the built-in net at 100 ms a move (400 games of self-play on the balanced
-    /// openings s1): 70 against 50, -1 Elo [-32, +30].
+    /// openings s1): 70 against 50, -1 Elo [-32, +30]. Long wins at 1,000,000 nodes
+    /// (session 55): 20, 22 and 21 of 75 at 100, 150 and 200 against 22, though the
+    /// searched depth grew from 14.1 to 16.5 plies.
     LMR_SCALE, lmr_scale, "lmr": i32 = 50;
     /// Below the root, quiet nodes search only moves whose ordering score reaches this (at
     /// least [`MIN_NARROW_MOVES`] of them). Self-play at 60,000 nodes a move: 57.5% against
@@ -137,7 +139,10 @@ parameters! {
     /// on s2 and two sets never used before (1,200 games); all 1,600 games 819-743-38, +16
     /// [+2, +31] (docs/strength.md, session 38). 90 against 60: +10 [-21, +40] with
     /// `freestyle15-h64` on s1 (400 games), then with `freestyle15-split` -5 [-26, +16] on
-    /// s2 and the seed-3 set of session 38 (800 games, 385-397-18).
+    /// s2 and the seed-3 set of session 38 (800 games, 385-397-18). Beyond it, Rapfi's
+    /// fail-high reduction (a ply less for every move but a four at a non-PV node whose
+    /// evaluation is 15 a ply above beta) at 20,000 nodes a move: -8 Elo [-40, +24] (s1),
+    /// -27 [-59, +4] (s2; session 55), not kept.
     RFP_MARGIN, rfp_margin, "rfp": i32 = 60;
     /// Futility margin per ply of remaining depth (at most two plies), in evaluation units
     /// (about a third of a straight four's cell value under the classical evaluation).
@@ -217,7 +222,10 @@ pub const MIN_NARROW_MOVES: usize = 8;
 /// is on the board (either side has a straight-four or five point): self-play at 60,000
 /// nodes a move, 61.2% against no caps (40 games).
 pub const THREAT_CAP: [usize; 16] = [3, 3, 5, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8];
-/// The caps of [`THREAT_CAP`] in any other position.
+/// The caps of [`THREAT_CAP`] in any other position. A cap after Rapfi's move-count
+/// pruning, `3 + depth^1.32` moves and half that where the static evaluation is no better
+/// than two plies up, as well (session 55, 20,000 nodes a move): -31 Elo [-63, 0] on the
+/// balanced openings s1, -20 [-50, +10] on s2.
 pub const QUIET_CAP: [usize; 16] = [3, 3, 9, 14, 18, 22, 25, 28, 30, 32, 32, 32, 32, 32, 32, 32];
 
 /// Quiet moves searched at each remaining depth (up to 4) before the rest are pruned
@@ -271,9 +279,14 @@ pub const ROOT_VCF_DEFENCE_NODES: u64 = 20_000;
 /// fraction's inverse of it (2: half), as under a clock they stop at half the time target.
 pub const ROOT_SOLVE_SHARE: u64 = 2;
 
-/// Move-ordering bonus of the first and second killer moves.
+/// Move-ordering bonus of the first and second killer moves. A bonus of 500 for the quiet
+/// move that last cut after the opponent's last move (a counter move) as well: +1 Elo
+/// [-25, +27] at 20,000 nodes a move (s1, 400 games; session 55), not kept.
 pub const KILLER_BONUS: [i32; 2] = [800, 600];
-/// History scores are read capped at this and divided by [`HISTORY_DIVISOR`].
+/// History scores are read capped at this and divided by [`HISTORY_DIVISOR`]. A quiet cut
+/// gains the square of the plies left; the quiet moves searched before it losing as much
+/// (a malus) scored +19 Elo [+4, +35] (s1), -3 [-18, +13] (s2) and +1 [-12, +14] (a new
+/// set) at 20,000 nodes a move, 400 games each (session 55): not kept.
 pub const HISTORY_CAP: i32 = 4000;
 /// See [`HISTORY_CAP`].
 pub const HISTORY_DIVISOR: i32 = 8;
