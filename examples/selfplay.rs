@@ -221,20 +221,12 @@ fn main() {
         eprintln!("selfplay: {e}\n{USAGE}");
         std::process::exit(2)
     };
-    let Settings {
-        ms,
-        nodes,
-        n,
-        a_flags,
-        b_flags,
-        openings,
-        rows,
-        size,
-        sprt,
-    } = settings().unwrap_or_else(|e| fail(e));
-    let configs = [&a_flags, &b_flags].map(|f| config(f).unwrap_or_else(|e| fail(e)));
+    let set = settings().unwrap_or_else(|e| fail(e));
+    let (size, sprt, openings) = (set.size, set.sprt, &set.openings);
+    let (a_flags, b_flags) = (&set.a_flags, &set.b_flags);
+    let configs = [a_flags, b_flags].map(|f| config(f).unwrap_or_else(|e| fail(e)));
     // Every opening must set up on both sides before the first game.
-    for row in rows.iter().take(n) {
+    for row in set.rows.iter().take(set.n) {
         for c in &configs {
             if let Err(e) = engine(size, row, c) {
                 fail(e);
@@ -243,12 +235,15 @@ fn main() {
     }
     // alpha = beta = 0.05.
     let (lower, upper) = ((0.05f64 / 0.95).ln(), (0.95f64 / 0.05).ln());
-    let (lim_a, lim_b) = match (limits(&a_flags, ms, nodes), limits(&b_flags, ms, nodes)) {
+    let (lim_a, lim_b) = match (
+        limits(a_flags, set.ms, set.nodes),
+        limits(b_flags, set.ms, set.nodes),
+    ) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => fail(e),
     };
     let (mut wdl, mut pairs) = ([0u32; 3], [0u32; 5]);
-    for row in rows.iter().take(n) {
+    for row in set.rows.iter().take(set.n) {
         let mut pair = 0.0;
         for a_is_black in [true, false] {
             let (pts, len) = play(
