@@ -18,9 +18,10 @@ const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
 /// A game the brain (classical evaluation) lost as white at 1,000 nodes a move against
 /// itself at depth 7 from the opening 7,7 8,6 6,8 (freestyle 15x15, found with the release
 /// build; node budgets give the same searches in every build; found again whenever the
-/// brain's searches at 1,000 nodes change: last with the VCT's local VCF of session 54).
-/// Black's move 27, 9,10, makes five.
-const LOST: &str = "7,7 8,6 6,8 6,6 5,7 8,7 7,9 8,10 5,6 7,6 5,8 10,6 9,6 5,9 3,8 8,8 8,9 8,5 8,4 4,8 4,7 6,5 6,7 3,7 7,8 4,5 9,10";
+/// brain's searches at 1,000 nodes change: last with no reverse futility or razoring against
+/// an open three, session 56). Black's move 21, 6,10, makes five.
+const LOST: &str =
+    "7,7 8,6 6,8 9,7 7,5 8,8 7,9 8,5 8,7 5,7 6,9 7,6 5,9 4,9 7,8 5,8 6,7 9,6 6,6 6,5 6,10";
 /// The opening's length: the brain gets it as a BOARD and plays from move 4 on.
 const OPENING: usize = 3;
 /// The brain's node budget a move (`INFO max_node`): the same search in every run, and
