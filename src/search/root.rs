@@ -359,7 +359,11 @@ impl Searcher<'_> {
         };
         loop {
             let score = self.root_search(depth, alpha, beta, roots);
-            if self.aborted {
+            // A proven win or loss is final, inside the window or not: a fail-high with a
+            // win is a proof. Widening on found a win, then lost it on the full window, whose
+            // principal variation searched the line anew (a long win found at 480,000
+            // nodes instead of 1,180,000; docs/experiments.md, session 57).
+            if self.aborted || score.abs() >= MATE_BOUND {
                 return score;
             }
             if score <= alpha {

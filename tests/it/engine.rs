@@ -236,14 +236,15 @@ fn random_margin_varies_only_among_near_equal_moves() {
 /// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen
 /// right after a move of wuzi's that let Rapfi (1 s) prove a forced win of 19 to 47 plies
 /// for the side to move. Rapfi finds every one in a second; wuzi at 1,000,000 nodes found 15
-/// when this test was written, and 15 again with the h64 net built in. The floor catches a
-/// loss of tactical reach, leaving room for search changes that move a row or two either way.
+/// when this test was written, 33 after session 56 and 39 after session 57 (proven scores
+/// final at the window and in the table). The floor catches a loss of tactical reach,
+/// leaving room for search changes that move a row or two either way.
 #[test]
 #[ignore = "long: run in release"]
 fn finds_long_forced_wins() {
     let found = wins_found("freestyle_long_wins.tsv", 75);
     eprintln!("long forced wins found: {found} of 75");
-    assert!(found >= 13, "{found} of 75");
+    assert!(found >= 35, "{found} of 75");
 }
 
 /// How many rows of `tests/data/FILE` (which has `rows` rows, each a win for the side to
