@@ -117,13 +117,14 @@ impl Searcher<'_> {
         // a win the search must prove, and a cut here hid it). Long forced wins at
         // 1,000,000 nodes: 33 of 75 against 22; self-play at 300 ms a move, +9 Elo
         // [-11, +29] over 754 games (docs/strength.md, session 56).
-        // Nor in the middle of our attack by fours (our last two moves each made one, as
-        // Rapfi's futility pruning spares): the threats to come are not in the evaluation
-        // (measured with the proven-score changes: docs/experiments.md, session 57).
-        let attacking = ply >= 4
-            && self.move_threat[ply - 2] >= Threat::Block4
-            && self.move_threat[ply - 4] >= Threat::Block4;
-        if !pv && opp_fives == 0 && !facts.opp_flex4 && !attacking && ply >= 1 && margin > 0 {
+        // Nor in the middle of our attack by fours ([`Searcher::attacking_by_fours`]).
+        if !pv
+            && opp_fives == 0
+            && !facts.opp_flex4
+            && ply >= 1
+            && margin > 0
+            && !self.attacking_by_fours(ply)
+        {
             let e = static_eval;
             if plies < RFP_DEPTH && e - margin * plies >= beta && e < MATE_BOUND {
                 return e;
@@ -504,6 +505,17 @@ impl Searcher<'_> {
             Some(e) => e,
             None => self.static_eval(ply, pending),
         }
+    }
+
+    /// Did the side to move at `ply` make a four with each of its last two moves? Such a
+    /// node is spared reverse futility and razoring (as Rapfi's futility pruning spares
+    /// it): the threats to come are not in the static evaluation (measured with the
+    /// proven-score changes: docs/experiments.md, session 57).
+    #[inline]
+    fn attacking_by_fours(&self, ply: usize) -> bool {
+        ply >= 4
+            && self.move_threat[ply - 2] >= Threat::Block4
+            && self.move_threat[ply - 4] >= Threat::Block4
     }
 
     /// Does `p` neither make nor stop a three (`me` to move)? Such moves are reduced first.
