@@ -9,14 +9,15 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// The built-in net of 15x15 freestyle and standard (`nets/`, with its provenance in
-/// `nets/README.md`): a version-6 net, `freestyle15-window` (built in before it) trained on
-/// for three epochs with its own games added to the data (`freestyle15-n10000-s8`).
-/// Against `freestyle15-window` at equal time (docs/strength.md, session 45; both colours
-/// of balanced openings, 100 ms a move): 371-315-114 of 800 games, +24 Elo [+4, +45]. An
-/// ancestor, trained on freestyle games alone as it is, beat the classical evaluation
-/// under standard too (session 33): +79 Elo over 400 games; it is not measured under
-/// standard itself.
-pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-window-s8.wznet");
+/// `nets/README.md`): a version-6 net, `freestyle15-window-s8` (built in before it) trained
+/// on for two epochs on `train/data/freestyle15-*-s1` to `-s10` with the value's target the
+/// game's result alone (the trainer's `LAMBDA` 1.0, where its ancestors had half the
+/// result and half the search's score). Against `freestyle15-window-s8` (docs/strength.md,
+/// session 58; both colours of balanced openings): +30 Elo [+9, +51] over 800 games at
+/// 20,000 nodes a move, +68 [+38, +98] over 400 at 100 ms a move. An ancestor,
+/// trained on freestyle games alone as it is, beat the classical evaluation under standard
+/// too (session 33): +79 Elo over 400 games; it is not measured under standard itself.
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-results.wznet");
 /// The built-in net of 15x15 renju: `freestyle15-window` (version 6, built in for
 /// freestyle before [`BUILTIN_NET`]) trained on for four epochs on the renju games of
 /// `train/data/renju15-n10000-s1` (nets/README.md). Against `renju15-gen1` (the renju net
@@ -169,7 +170,7 @@ mod tests {
         assert!(e.to_string().contains("not a wuzi net file"), "{e}");
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/nets/freestyle15-window-s8.wznet"
+            "/nets/freestyle15-results.wznet"
         );
         let Evaluation::Net(net) = Evaluation::from_arg(path).unwrap() else {
             panic!("a net");

@@ -441,7 +441,7 @@ fn wuzi_with_or_without_play_runs_the_prompt_game() {
 fn the_prompt_game_takes_an_evaluation() {
     let input = "vary off\nlevel depth 2\nh8\nquit\n";
     let out = run(WUZI, &[], input);
-    assert!(text(&out.stdout).contains("(net 7f1687ade2c6ad99): you play black"));
+    assert!(text(&out.stdout).contains("(net 8d7ea3df9ac89fd0): you play black"));
     let out = run(WUZI, &["play", "--eval", "classical"], input);
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
@@ -476,7 +476,7 @@ fn the_brain_takes_a_net_file_or_refuses_it() {
         .map(str::to_string)
         .collect();
     assert_eq!(about.len(), 3, "{about:?}");
-    assert!(about[0].contains("net 7f1687ade2c6ad99"), "{about:?}");
+    assert!(about[0].contains("net 8d7ea3df9ac89fd0"), "{about:?}");
     assert!(about[1].contains("net 0431ab93470e19c2"), "{about:?}");
     assert!(about[2].contains("classical"), "{about:?}");
     let out = run(BRAIN, &["--eval", "classical"], "ABOUT\nEND\n");

@@ -80,11 +80,17 @@ def test_stones_add_nothing_and_directions_are_symmetric():
 
 
 def test_value_target():
-    t = model.value_target(torch.tensor([0, 400, -30000, 0]), torch.tensor([0, 1, -1, 1]))
+    score, result = torch.tensor([0, 400, -30000, 0]), torch.tensor([0, 1, -1, 1])
+    # A blend: half the result, half the score through the sigmoid at SCORE_SCALE.
+    t = model.value_target(score, result, lam=0.5)
     assert abs(t[0] - 0.5) < 1e-6
     assert abs(t[1] - (0.5 + 0.5 / (1 + math.exp(-1)))) < 1e-6
     assert t[2] < 1e-6
     assert abs(t[3] - 0.75) < 1e-6
+    # The default (LAMBDA 1.0): the game's result alone, whatever the score.
+    assert model.LAMBDA == 1.0
+    t = model.value_target(score, result)
+    assert torch.allclose(t, torch.tensor([0.5, 1.0, 0.0, 1.0]))
 
 
 def test_fake_quant_is_the_rounded_net():
