@@ -268,6 +268,17 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
         (&["--depth", "0"], "--depth"),
         (&["--engine", "7,7"], "--engine"),
         (&["--set", "leaf=0", "7,7"], "--set"), // refused with or without `tuning`
+        (&["--eval", "classical", "7,7"], "--eval"),
+        (
+            &[
+                "--engine",
+                "--eval",
+                "/nonexistent/net.wznet",
+                "--suite",
+                "tests/data/freestyle_long_wins.tsv",
+            ],
+            "/nonexistent/net.wznet",
+        ),
         (
             &["--suite", "/nonexistent/suite.tsv"],
             "/nonexistent/suite.tsv",
@@ -278,6 +289,33 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
         let err = text(&out.stderr);
         assert!(err.contains(why), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn solve_engine_takes_an_evaluation() {
+    // The engine on every 25th long win (three rows), with each evaluation: the summary
+    // line counts the rows whatever the engine found.
+    for eval in ["default", "classical", "nets/freestyle15-gen1.wznet"] {
+        let out = run(
+            WUZI,
+            &[
+                "solve",
+                "--engine",
+                "--nodes",
+                "2000",
+                "--eval",
+                eval,
+                "--every",
+                "25",
+                "--suite",
+                "tests/data/freestyle_long_wins.tsv",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{eval}: {}", text(&out.stderr));
+        let report = text(&out.stdout);
+        assert!(report.contains(": 3 rows"), "{eval}: {report}");
     }
 }
 

@@ -11,6 +11,7 @@
 //! (an oracle's choice), on other rows how often it finds a forced win (a mate score) and
 //! how long that took. `--nodes N` gives the solver or the engine a node budget instead of
 //! a time;
+//! `--eval EVAL` gives the engine another evaluation (`classical`, or a net file);
 //! `--set key=value` sets a search parameter (`search::Params::set`, built with the feature
 //! `tuning`); `--choices` prints every row's id, chosen move and score (tab-separated)
 //! instead of only the misses.
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use wuzi::engine::Config;
+use wuzi::eval::Evaluation;
 use wuzi::notation::{parse_h8_run, parse_move_list};
 use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::suite::{load_suite, PointSet};
@@ -45,7 +47,7 @@ const MAX_NODES: u64 = 1_000_000_000_000;
 #[command(
     override_usage = "wuzi solve [--vct] [--rule R] [--size N] [--ms T | --nodes N] [--depth D] [MOVES]...\n       \
                       wuzi solve [--vct] [--ms T | --nodes N] [--depth D] [--every N] --suite FILE\n       \
-                      wuzi solve --engine [--ms T | --nodes N] [--choices] [--every N] --suite FILE"
+                      wuzi solve --engine [--ms T | --nodes N] [--eval EVAL] [--choices] [--every N] --suite FILE"
 )]
 pub struct Args {
     /// Prove a win by continuous threats (fours and threes), not only by fours.
@@ -84,6 +86,10 @@ pub struct Args {
     #[arg(long, value_name = "N", conflicts_with = "ms",
           value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     nodes: Option<u64>,
+    /// The evaluation the engine searches with (--engine): `default` (the built-in net where
+    /// it plays, the classical evaluation elsewhere), `classical`, or a net file (nets/).
+    #[arg(long, value_name = "EVAL", value_parser = Evaluation::from_arg)]
+    eval: Option<Evaluation>,
     /// A search parameter of the engine as key=value (repeatable; built with the feature
     /// `tuning`).
     #[cfg(feature = "tuning")]
@@ -114,10 +120,17 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn solve_command(o: &Args) -> Result<(), String> {
+    // Checked here: clap's `requires = "engine"` let `solve --eval classical 7,7` through.
+    if o.eval.is_some() && !o.engine {
+        return Err("--eval is the engine's: give it with --engine --suite FILE".into());
+    }
     if let Some(path) = &o.suite {
         if o.engine {
             #[allow(unused_mut)] // --set (feature `tuning`) changes it
-            let mut config = Config::default();
+            let mut config = Config {
+                eval: o.eval.clone().unwrap_or_default(),
+                ..Config::default()
+            };
             #[cfg(feature = "tuning")]
             for kv in &o.sets {
                 config.params.set_pair(kv)?;
