@@ -88,7 +88,8 @@ pub struct Args {
     nodes: Option<u64>,
     /// The evaluation the engine searches with (--engine): `default` (the built-in net where
     /// it plays, the classical evaluation elsewhere), `classical`, or a net file (nets/).
-    #[arg(long, value_name = "EVAL", value_parser = Evaluation::from_arg)]
+    #[arg(long, value_name = "EVAL", requires = "engine", conflicts_with = "moves",
+          value_parser = Evaluation::from_arg)]
     eval: Option<Evaluation>,
     /// A search parameter of the engine as key=value (repeatable; built with the feature
     /// `tuning`).
@@ -120,10 +121,6 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn solve_command(o: &Args) -> Result<(), String> {
-    // Checked here: clap's `requires = "engine"` let `solve --eval classical 7,7` through.
-    if o.eval.is_some() && !o.engine {
-        return Err("--eval is the engine's: give it with --engine --suite FILE".into());
-    }
     if let Some(path) = &o.suite {
         if o.engine {
             #[allow(unused_mut)] // --set (feature `tuning`) changes it
