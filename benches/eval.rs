@@ -236,15 +236,16 @@ fn bench_net(c: &mut Criterion) {
             black_box(accs[0].sum(wuzi::Color::Black)[0])
         })
     });
-    // As the search does it: the make records what it changes and the undo puts it back.
+    // As the search does it when the child reads the net: the sync records what it changes
+    // and the undo puts it back.
     g.bench_function("make_undo_search", |bench| {
         bench.iter(|| {
             for ((b, list), acc) in pos.iter_mut().zip(accs.iter_mut()) {
                 for p in list.iter() {
                     b.make(p);
-                    acc.make(&net, b, p, b.last_changed());
+                    acc.sync(&net, b);
                     b.undo();
-                    acc.undo(&net, b);
+                    acc.undo(b);
                 }
             }
             black_box(accs[0].sum(wuzi::Color::Black)[0])

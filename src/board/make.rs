@@ -94,6 +94,28 @@ impl Board {
         self.changed[from..].iter().map(|c| c.pos)
     }
 
+    /// The number of move records: the moves and passes made and not undone (a lean make
+    /// keeps none). Record `k` is [`Board::changed_by`]'s.
+    #[inline]
+    pub fn records(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Record `k`'s point (none for a pass) and the cells that move changed, as
+    /// [`Board::last_changed`] lists them for the last one. A lazy incremental evaluation
+    /// reads the records it has not yet caught up with.
+    pub fn changed_by(&self, k: usize) -> (Pos, impl Iterator<Item = Pos> + '_) {
+        let from = self.undo[k].changed_from as usize;
+        let to = self
+            .undo
+            .get(k + 1)
+            .map_or(self.changed.len(), |r| r.changed_from as usize);
+        (
+            self.undo[k].pos,
+            self.changed[from..to].iter().map(|c| c.pos),
+        )
+    }
+
     /// Removes the stone of the last [`Board::place`] (or pops a pass record).
     pub(crate) fn unplace(&mut self) -> Pos {
         let rec = self.undo.pop().expect("unplace without a record");

@@ -12,7 +12,7 @@ type Inputs = [u8; 4];
 /// A cell's unclipped sum of its key vectors.
 type Sum = [i16; FEATURES];
 
-/// A cell's place and inputs before a [`Accumulator::make`] changed them, for its undo.
+/// A cell's place and inputs before an [`Accumulator::sync`] changed them, for its undo.
 #[derive(Clone)]
 struct Saved {
     /// The side to move's index and the cell's.
@@ -48,13 +48,26 @@ pub struct Accumulator {
     /// Per side to move: the sum of its cells' value vectors (clipped).
     sums: [[i32; FEATURES]; 2],
     kernel: Kernel,
-    /// The cells the makes not yet undone changed, as they were before ([`Accumulator::make`]),
+    /// The cells the syncs not yet undone changed, as they were before ([`Accumulator::sync`]),
     /// and their sums, in a vector of their own (records of sums and inputs together were
     /// copied by calls to `memcpy`; callgrind).
     saved: Vec<Saved>,
     saved_sums: Vec<Sum>,
-    /// Per make not yet undone: where its cells start in `saved`, and the board sums before it.
-    frames: Vec<(usize, [[i32; FEATURES]; 2])>,
+    /// Per [`Accumulator::sync`] not yet undone, what puts it back.
+    frames: Vec<Frame>,
+    /// The number of the board's move records the state is of ([`Board::records`]).
+    synced: usize,
+}
+
+/// What an [`Accumulator::sync`] changed, for its undo.
+#[derive(Clone)]
+struct Frame {
+    /// Where its cells start in `saved`.
+    start: usize,
+    /// The board sums before it.
+    sums: [[i32; FEATURES]; 2],
+    /// The record count before it.
+    synced: usize,
 }
 
 impl Accumulator {
@@ -77,6 +90,7 @@ impl Accumulator {
             saved: Vec::new(),
             saved_sums: Vec::new(),
             frames: Vec::new(),
+            synced: board.records(),
         };
         for &p in board.cells() {
             acc.refresh::<false>(net, board, p);
@@ -89,8 +103,8 @@ impl Accumulator {
     /// ([`Board::last_changed`], collected before an undo). Of each such cell the move
     /// changes one input, the key along their shared line: a row operation. That costs
     /// less than recomputing the cells whose patterns changed (the bench at depth 10 under
-    /// callgrind: 7.96e9 instructions against 8.82e9). The search uses [`Accumulator::make`] and
-    /// [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
+    /// callgrind: 7.96e9 instructions against 8.82e9). The search uses [`Accumulator::sync`]
+    /// and [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
     #[cfg(any(test, feature = "internals"))]
     pub fn update(
         &mut self,
@@ -100,9 +114,14 @@ impl Accumulator {
         changed: impl IntoIterator<Item = Pos>,
     ) {
         self.apply::<false>(net, board, moved, changed);
+        self.synced = board.records();
+        #[cfg(debug_assertions)]
+        self.assert_matches(net, board);
     }
 
-    /// [`Accumulator::update`], saving each cell's state before it changes when `RECORD`.
+    /// The cells `moved` changed brought up to date from `board`, saving each cell's state
+    /// before it changes when `RECORD`.
+    #[inline]
     fn apply<const RECORD: bool>(
         &mut self,
         net: &Network,
@@ -124,44 +143,62 @@ impl Accumulator {
                 }
             }
         }
-        #[cfg(debug_assertions)]
-        self.assert_matches(net, board);
     }
 
-    /// Brings the state up to date after [`Board::make`] of `moved`, as
-    /// [`Accumulator::update`] does, and records what it changes so that
-    /// [`Accumulator::undo`] puts it back without recomputing it. The search makes and undoes
-    /// this way: an undo that recomputed its cells cost as much as the make (callgrind).
-    pub fn make(
-        &mut self,
-        net: &Network,
-        board: &Board,
-        moved: Pos,
-        changed: impl IntoIterator<Item = Pos>,
-    ) {
-        self.frames.push((self.saved.len(), self.sums));
-        self.apply::<true>(net, board, moved, changed);
-    }
-
-    /// Takes back the last [`Accumulator::make`] not yet undone, after [`Board::undo`] of
-    /// its move (`board` is the position after the undo; debug builds check the state
-    /// against it). Without one, nothing changes.
-    pub fn undo(&mut self, net: &Network, board: &Board) {
-        let Some((start, sums)) = self.frames.pop() else {
-            return;
-        };
-        for k in (start..self.saved.len()).rev() {
-            let e = &self.saved[k];
-            let (s, i) = (e.side as usize, e.cell as usize);
-            self.inputs[s][i] = e.inputs;
-            self.sums_of_cells[s][i] = self.saved_sums[k];
+    /// Brings the state up to date with `board`, whose moves since the state's own (the
+    /// records from [`Accumulator::synced`] on) it applies in one step, recording what it
+    /// changes so that [`Accumulator::undo`] puts it back. The search calls this only where
+    /// a node reads the net (its value or its policy), not after every make: a child the
+    /// table or a decided position answers never pays for its update.
+    ///
+    /// Each record's cells are brought up to date from the current board, not the board of
+    /// their move: a key is a function of the board alone, so the cells the moves since
+    /// changed, each along its line to the move that changed it, are all that can differ.
+    /// Cells a later move changed again come out right as well; one it made a stone is
+    /// refreshed as a stone.
+    pub fn sync(&mut self, net: &Network, board: &Board) {
+        let now = board.records();
+        debug_assert!(self.synced <= now, "a sync after undos not rewound");
+        if self.synced < now {
+            self.frames.push(Frame {
+                start: self.saved.len(),
+                sums: self.sums,
+                synced: self.synced,
+            });
+            for k in self.synced..now {
+                let (moved, changed) = board.changed_by(k);
+                self.apply::<true>(net, board, moved, changed);
+            }
+            self.synced = now;
         }
-        self.saved.truncate(start);
-        self.saved_sums.truncate(start);
-        self.sums = sums;
         #[cfg(debug_assertions)]
         self.assert_matches(net, board);
-        let _ = (net, board);
+    }
+
+    /// The number of the board's move records ([`Board::records`]) the state is of.
+    pub fn synced(&self) -> usize {
+        self.synced
+    }
+
+    /// Takes back the syncs of moves since taken back, after [`Board::undo`]: the state is
+    /// then of `board` or of a position before it on its line, which the next
+    /// [`Accumulator::sync`] brings up to date. The search calls it after each undo (a sync
+    /// after moves taken back and others made would otherwise keep the old moves' changes).
+    #[inline]
+    pub fn undo(&mut self, board: &Board) {
+        while self.synced > board.records() {
+            let f = self.frames.pop().expect("a frame for every synced record");
+            for k in (f.start..self.saved.len()).rev() {
+                let e = &self.saved[k];
+                let (s, i) = (e.side as usize, e.cell as usize);
+                self.inputs[s][i] = e.inputs;
+                self.sums_of_cells[s][i] = self.saved_sums[k];
+            }
+            self.saved.truncate(f.start);
+            self.saved_sums.truncate(f.start);
+            self.sums = f.sums;
+            self.synced = f.synced;
+        }
     }
 
     /// Records cell `i`'s state with side `s` to move before a make changes it.
@@ -237,6 +274,7 @@ impl Accumulator {
     /// cells' vectors around it (zero beyond the board).
     #[inline]
     pub fn policy_input(&self, net: &Network, board: &Board, me: Color, p: Pos) -> [i16; FEATURES] {
+        debug_assert_eq!(self.synced, board.records(), "the policy of a state not synced");
         if !net.convolves() {
             return self.cell(me, p);
         }
@@ -257,6 +295,7 @@ impl Accumulator {
 
     /// The value logit for the side to move.
     pub fn value_logit(&self, net: &Network, board: &Board) -> f32 {
+        debug_assert_eq!(self.synced, board.records(), "the value of a state not synced");
         net.value_logit(self.sum(board.to_move()))
     }
 
@@ -282,46 +321,59 @@ mod tests {
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// Random games with undos under every rule: the state kept move by move equals a
-    /// recomputation (the update asserts it in debug builds; checked here explicitly, so
-    /// release runs check it too), and the AVX2 kernel's state equals the scalar one's.
-    /// The first takes its moves back as the search does ([`Accumulator::undo`] of a
-    /// recorded [`Accumulator::make`]), the second by recomputing ([`Accumulator::update`]).
+    /// Random games with undos and passes under every rule: the state kept move by move
+    /// equals a recomputation (the update asserts it in debug builds; checked here
+    /// explicitly, so release runs check it too), and the AVX2 kernel's state equals the
+    /// scalar one's. The first keeps up as the search does, syncing at some positions only
+    /// ([`Accumulator::sync`], several moves at once) and rewinding after each undo
+    /// ([`Accumulator::undo`]), so that a sync may follow undos and other moves; the second
+    /// updates after every make and undo ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
         let nets = [random_net(5), random_net4(6), random_net5(7), random_net6(8)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        for (g, rule) in Rule::ALL.into_iter().cycle().take(30).enumerate() {
-            let net = &nets[g % 3];
+        let mut syncs = 0;
+        for (g, rule) in Rule::ALL.into_iter().cycle().take(40).enumerate() {
+            let net = &nets[g % 4];
             let size = [15, 20, 9, 22, 13][g % 5];
             let mut b = Board::new(size, rule);
             let mut acc = Accumulator::new(net, &b);
             let mut scalar = Accumulator::with_kernel(net, &b, Kernel::Scalar);
             let mut list = MoveList::new();
-            for _ in 0..60 {
+            for _ in 0..80 {
                 generate(&mut b, GenKind::Candidates, &mut list);
                 if list.is_empty() {
                     break;
                 }
-                if rng.next_u32() % 5 == 0 && !b.moves().is_empty() {
+                let r = rng.next_u32();
+                if r % 4 == 0 && !b.moves().is_empty() {
                     let changed: Vec<Pos> = b.last_changed().collect();
                     let p = *b.moves().last().unwrap();
                     b.undo();
-                    acc.undo(net, &b);
+                    acc.undo(&b);
                     scalar.update(net, &b, p, changed);
+                } else if r % 23 == 1 {
+                    b.make_pass();
+                    scalar.update(net, &b, Pos::NONE, []);
                 } else {
                     let p = list.as_slice()[rng.next_u32() as usize % list.len()].pos;
                     b.make(p);
                     let changed: Vec<Pos> = b.last_changed().collect();
-                    acc.make(net, &b, p, changed.iter().copied());
                     scalar.update(net, &b, p, changed);
                 }
-                acc.assert_matches(net, &b);
-                assert!(acc.sums == scalar.sums && acc.sums_of_cells == scalar.sums_of_cells);
-                let z = acc.value_logit(net, &b);
-                assert_eq!(z.to_bits(), net.evaluate(&b).to_bits());
+                assert!(acc.synced() <= b.records());
+                if rng.next_u32() % 3 == 0 {
+                    syncs += 1;
+                    acc.sync(net, &b);
+                    acc.assert_matches(net, &b);
+                    assert!(acc.sums == scalar.sums && acc.sums_of_cells == scalar.sums_of_cells);
+                    let z = acc.value_logit(net, &b);
+                    assert_eq!(z.to_bits(), net.evaluate(&b).to_bits());
+                }
+                scalar.assert_matches(net, &b);
             }
         }
+        assert!(syncs > 500, "{syncs} syncs");
     }
 }

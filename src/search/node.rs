@@ -442,21 +442,31 @@ impl Searcher<'_> {
         }
     }
 
-    /// Makes `p` on the search's board and brings the net's inputs up to date.
+    /// Makes `p` on the search's board. The net's inputs catch up only where a node reads
+    /// the net ([`Searcher::sync_net`]).
     #[inline]
     pub(super) fn make_move(&mut self, p: Pos) {
         self.board.make(p);
-        if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
-            acc.make(net, &self.board, p, self.board.last_changed());
-        }
     }
 
-    /// Takes back the last [`Searcher::make_move`].
+    /// Takes back the last [`Searcher::make_move`], and what the net's inputs took from it.
     #[inline]
     pub(super) fn undo_move(&mut self) {
         self.board.undo();
+        if let Some(acc) = self.acc.as_mut() {
+            acc.undo(&self.board);
+        }
+    }
+
+    /// Brings the net's inputs up to date with the board, before the node reads the net's
+    /// value or policy. Done on demand and not at every make, a child answered before it
+    /// reads the net (by the table, or a decided position) costs no update: one make in nine
+    /// in the bench (3.29 M syncs for 3.69 M makes), and 3.2% of its instructions (depth 10
+    /// under callgrind: 11.92e9 against 12.31e9 with an update at every make).
+    #[inline]
+    pub(super) fn sync_net(&mut self) {
         if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
-            acc.undo(net, &self.board);
+            acc.sync(net, &self.board);
         }
     }
 
@@ -531,7 +541,8 @@ impl Searcher<'_> {
 
     /// The raw static evaluation for the side to move.
     #[inline]
-    pub(super) fn evaluate(&self) -> i32 {
+    pub(super) fn evaluate(&mut self) -> i32 {
+        self.sync_net();
         match (&self.acc, self.shared.net) {
             (Some(acc), Some(net)) => crate::eval::net::score_of_logit(
                 acc.value_logit(net, &self.board),

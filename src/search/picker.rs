@@ -91,6 +91,9 @@ impl Searcher<'_> {
             usize::MAX
         };
         let policy = self.shared.params.policy_weight();
+        if policy != 0 {
+            self.sync_net();
+        }
         if let (Some(acc), Some(net), true) = (&self.acc, self.shared.net, policy != 0) {
             // The net's policy logit is in units of 1/QUANT^2; a version-6 net adds its
             // window term, and a version-7 net reads the cell's neighbourhood.
