@@ -176,6 +176,7 @@ impl Accumulator {
     }
 
     /// The number of the board's move records ([`Board::records`]) the state is of.
+    #[cfg(test)]
     pub fn synced(&self) -> usize {
         self.synced
     }

@@ -228,6 +228,8 @@ pub struct Searcher<'a> {
     count_weights: [crate::board::CountWeights; 2],
     /// The interrupted iteration fully searched a root move that beat the previous best.
     partial_better: bool,
+    /// Did the last root search, cut short, prove a win (its score)?
+    partial_win: Option<i32>,
     /// Root moves whose check against the opponent's VCT ran out of budget while the
     /// opponent had one after a pass ([`Searcher::keep_defences`]); checked again, with
     /// [`params::ROOT_VERIFY_NODES`], when an iteration chooses one.
@@ -284,6 +286,7 @@ impl<'a> Searcher<'a> {
             move_threat: [Threat::None; MAX_PLY + 2],
             count_weights,
             partial_better: false,
+            partial_win: None,
             unverified: Vec::new(),
             dropped: Vec::new(),
             nodes: 0,

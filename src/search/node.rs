@@ -48,6 +48,15 @@ impl Searcher<'_> {
                 return WIN - (ply as i32 + 3);
             }
         }
+        // 2b. Our four-three, or our double three, with no four of the opponent's to
+        //     interrupt it: a win in 5 (from the board's counts, once the move is made).
+        if pending.is_none()
+            && opp_fives == 0
+            && self.shared.params.quick_win() > 0
+            && wins_in_five(&self.board, me)
+        {
+            return WIN - (ply as i32 + 5);
+        }
         if ply >= MAX_PLY - 2 {
             self.materialize(&mut pending, ply);
             return self.evaluate();
@@ -600,6 +609,27 @@ impl Searcher<'_> {
     }
 }
 
+/// Does `me`, to move on `b` with no five to block, win in five plies by the counts alone?
+/// So with a four-three (the four forces its block, which cannot stop the three, on another
+/// line) or a double three (one move cannot block two lines), where the opponent has no cell
+/// that makes a four, the only move that could interrupt: our stones take none away, and
+/// they cannot gain one. Not for renju black (a double three is forbidden, and a four-three
+/// may need a forbidden straight four) nor under caro (a blocked five does not win).
+/// (Playing each four-three out where the opponent has fours, to see whether the forced
+/// block makes one, found 43 long wins of 75 at 1,000,000 nodes against 44: not kept.)
+pub(super) fn wins_in_five(b: &Board, me: Color) -> bool {
+    let rule = b.rule();
+    if rule.is_caro() || (me == Color::Black && rule.has_forbidden()) {
+        return false;
+    }
+    let counts = b.threat_counts();
+    let (m, o) = (&counts[me.index()], &counts[(!me).index()]);
+    (m[Threat::Block4Flex3 as usize] > 0 || m[Threat::Flex3x2 as usize] > 0)
+        && o[Threat::Block4 as usize..=Threat::Flex4 as usize]
+            .iter()
+            .all(|&n| n == 0)
+}
+
 /// A child whose move is not made yet: the move, and the hash, raw static evaluation and
 /// deciding counts of the position after it.
 #[derive(Copy, Clone)]
@@ -636,5 +666,48 @@ impl Facts {
             four: m[Threat::Block4 as usize..].iter().any(|&c| c > 0),
             opp_flex4: o[Threat::Flex4 as usize] > 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{generate, GenKind, MoveList};
+    use crate::search::solver::{Proof, SolveLimits, Solver};
+    use crate::types::Rule;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Random games under freestyle, standard and renju: wherever [`wins_in_five`] calls
+    /// the position won, the threat solver proves the win too.
+    #[test]
+    fn a_win_in_five_is_one_the_solver_proves() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut list = MoveList::new();
+        let mut won = [0; 3];
+        for g in 0..300 {
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][g % 3];
+            let mut b = Board::new(15, rule);
+            for _ in 0..60 {
+                let me = b.to_move();
+                let no_fives = b.count(!me, Threat::Five) == 0 && b.count(me, Threat::Five) == 0;
+                if no_fives && wins_in_five(&b, me) {
+                    won[g % 3] += 1;
+                    let proof = Solver::new().vct(&mut b, &SolveLimits::default());
+                    assert!(
+                        matches!(proof, Proof::Win(_)),
+                        "{rule:?} {:?}: {proof:?}",
+                        b.moves()
+                    );
+                    break;
+                }
+                generate(&mut b, GenKind::Candidates, &mut list);
+                if list.is_empty() || !no_fives {
+                    break;
+                }
+                b.make(list.as_slice()[rng.next_u32() as usize % list.len()].pos);
+            }
+        }
+        assert!(won.iter().all(|&n| n >= 10), "{won:?}");
     }
 }

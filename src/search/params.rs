@@ -109,6 +109,13 @@ parameters! {
     /// at 200 ms a move (320 games each), and 38.1% against 43.8% at 1 s (80 games each,
     /// within the noise).
     LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 100;
+    /// 1: a node whose side to move has a four-three or a double three, where the opponent
+    /// has no four to interrupt it, is a win in five plies without a search
+    /// (`search::node::wins_in_five`); 0: the search proves it. Long wins at 1,000,000
+    /// nodes a row: 44 of 75 against 38. Self-play at 100 ms a move against 0 (400 games on
+    /// each of the balanced openings s1 and s2): -3 Elo [-30, +24] and +1 [-26, +28]
+    /// (docs/experiments.md, session 61).
+    QUICK_WIN, quick_win, "qwin": i32 = 1;
     /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies. Against
     /// PentaZen at 200 ms a move: 34.6% (240 games) where 35 scored 23.8% and 75 35.0%.
     /// With the built-in net at 100 ms a move (400 games of self-play on the balanced

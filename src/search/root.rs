@@ -90,6 +90,15 @@ impl Searcher<'_> {
             let d = depth;
             let score = self.aspiration(d, prev, &mut roots);
             if self.aborted {
+                // A win proven in the unfinished iteration is one (the moves searched after it
+                // could only have proven a shorter one).
+                if let Some(win) = self.partial_win.filter(|&w| w > out.score) {
+                    out.best = roots[0].0;
+                    out.score = win;
+                    out.depth = d;
+                    out.pv = self.pv_line(out.best);
+                    break;
+                }
                 // A move that beat the previous best in the unfinished iteration is the
                 // better guess (its search was complete).
                 if self.partial_better && mate_distance(out.score).is_none() {
@@ -453,6 +462,9 @@ impl Searcher<'_> {
             }
         }
         self.partial_better = self.aborted && best_i > 0 && best > orig_alpha;
+        // A win proven for a move whose search completed stands, though later moves were
+        // cut short (it heads `roots`).
+        self.partial_win = (self.aborted && best >= MATE_BOUND).then_some(best);
         if !self.aborted || best_i > 0 {
             let m = roots[best_i];
             roots[..=best_i].rotate_right(1);
