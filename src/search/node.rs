@@ -622,12 +622,8 @@ pub(super) fn wins_in_five(b: &Board, me: Color) -> bool {
     if rule.is_caro() || (me == Color::Black && rule.has_forbidden()) {
         return false;
     }
-    let counts = b.threat_counts();
-    let (m, o) = (&counts[me.index()], &counts[(!me).index()]);
-    (m[Threat::Block4Flex3 as usize] > 0 || m[Threat::Flex3x2 as usize] > 0)
-        && o[Threat::Block4 as usize..=Threat::Flex4 as usize]
-            .iter()
-            .all(|&n| n == 0)
+    (b.count(me, Threat::Block4Flex3) > 0 || b.count(me, Threat::Flex3x2) > 0)
+        && b.count_at_least(!me, Threat::Block4) == 0
 }
 
 /// A child whose move is not made yet: the move, and the hash, raw static evaluation and
