@@ -230,10 +230,6 @@ pub struct Searcher<'a> {
     partial_better: bool,
     /// Did the last root search, cut short, prove a win (its score)?
     partial_win: Option<i32>,
-    /// Root moves whose check against the opponent's VCT ran out of budget while the
-    /// opponent had one after a pass ([`Searcher::keep_defences`]); checked again, with
-    /// [`params::ROOT_VERIFY_NODES`], when an iteration chooses one.
-    unverified: Vec<Pos>,
     /// Root moves proven to lose and left out ([`Outcome::dropped`]).
     dropped: Vec<Pos>,
     nodes: u64,
@@ -287,7 +283,6 @@ impl<'a> Searcher<'a> {
             count_weights,
             partial_better: false,
             partial_win: None,
-            unverified: Vec::new(),
             dropped: Vec::new(),
             nodes: 0,
             flushed: 0,

@@ -96,7 +96,7 @@ macro_rules! parameters {
 parameters! {
     /// Node budget of the VCF and VCT solvers at the root, and of its VCT defence checks
     /// (a quarter for the threat, a fortieth per move); 0 skips them. Set with the root
-    /// threat search; the leaf and verify budgets were tuned beside it.
+    /// threat search; the leaf budget was tuned beside it.
     ROOT_THREAT_NODES, root_threat_nodes, "root": u64 = 200_000;
     /// Node budget of the VCF check at each leaf (25 times this at ply 1, where the
     /// opponent's VCF decides whether a root move defends). At 200 the leaves' checks took
@@ -173,20 +173,6 @@ parameters! {
     /// 40 openings 5.1 M nodes against 38.6 M; head to head against none of the four at 1 s a
     /// move, 63.5% (100 games).
     ROOT_LMR_SCALE, root_lmr_scale, "rlmr": i32 = 50;
-    /// Node budget of the second look at the opponent's VCT after the root move an iteration
-    /// chooses, when the first check ran out of budget on it (0: none). Against PentaZen at
-    /// 1 s a move, with the classical evaluation: 49.0% over 680 games where none scored
-    /// 38.1% (80 games). Its time is capped by [`ROOT_VERIFY_TIME_DIV`].
-    ROOT_VERIFY_NODES, root_verify_nodes, "verify": u64 = 300_000;
-    /// A second look takes at most the time target over this (and never runs past the
-    /// target). Before it, one look could run until the target: at 1 s a move 8 of the 75
-    /// long-win positions ended at depth 1 to 3 (1 with 8). Self-play with the net at
-    /// 100 ms a move, 8 against until the target: +130 Elo [+87, +178] (s1, 135-62-7) and +128
-    /// [+85, +174] (s2, 133-62-7), SPRT [0, 10] accepted on both. Against 8, a sixteenth
-    /// scored +13 [-14, +41] (s2, 400 games) and no second look (`verify` 0) +35 [+6, +64]
-    /// (s1, 400 games), which a match at 1 s a move is to settle (the look's reach grows
-    /// with the time).
-    ROOT_VERIFY_TIME_DIV, root_verify_time_div, "vdiv": u32 = 8;
     /// The root's search for a forced win of its own (VCF, then VCT) stops by the time
     /// target over this (not measured).
     ROOT_THREAT_TIME_DIV, root_threat_time_div, "rtdiv": u32 = 3;

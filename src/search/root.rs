@@ -21,7 +21,6 @@ impl Searcher<'_> {
             instead_of: None,
             dropped: Vec::new(),
         };
-        self.unverified.clear();
         self.dropped.clear();
         let mut roots = self.root_moves();
         if roots.is_empty() {
@@ -106,11 +105,6 @@ impl Searcher<'_> {
                     out.pv = vec![out.best];
                 }
                 break;
-            }
-            if score.abs() < MATE_BOUND && self.refuted_choice(&mut roots) {
-                // The iteration chose a move the opponent's VCT beats: search this depth
-                // again without it.
-                continue;
             }
             prev = score;
             out.best = roots[0].0;
@@ -212,11 +206,7 @@ impl Searcher<'_> {
         for &(p, s) in roots.iter() {
             let nodes = self.solve_nodes(move_nodes);
             if nodes == 0 {
-                // Out of nodes: the moves not checked stay, the VCT ones to be verified
-                // if an iteration chooses them.
-                if vct {
-                    self.unverified.push(p);
-                }
+                // Out of nodes: the moves not checked stay.
                 keep.push((p, s));
                 continue;
             }
@@ -234,10 +224,6 @@ impl Searcher<'_> {
             self.board.undo();
             match r {
                 Proof::Win(_) => lost.push(p),
-                Proof::Unknown if vct => {
-                    self.unverified.push(p);
-                    keep.push((p, s));
-                }
                 _ => keep.push((p, s)),
             }
         }
@@ -284,45 +270,6 @@ impl Searcher<'_> {
             deadline,
             // The searcher's solver watches the search's stop flag (`Solver::watch`).
             stop: None,
-        }
-    }
-
-    /// Checks the iteration's choice `roots[0]` once more against the opponent's VCT if the
-    /// first check ran out of budget on it, within [`ROOT_VERIFY_NODES`] and a
-    /// [`ROOT_VERIFY_TIME_DIV`]-th of the time target; removes it from `roots` (and says so)
-    /// when the opponent wins.
-    pub(super) fn refuted_choice(&mut self, roots: &mut Vec<(Pos, i32)>) -> bool {
-        let p = roots[0].0;
-        let budget = match self.shared.limits.nodes {
-            // A node budget: the check takes at most half of what is left.
-            Some(n) => {
-                (n.saturating_sub(self.nodes) / 2).min(self.shared.params.root_verify_nodes())
-            }
-            None => self.shared.params.root_verify_nodes(),
-        };
-        let Some(i) = self.unverified.iter().position(|&q| q == p) else {
-            return false;
-        };
-        self.unverified.swap_remove(i);
-        if budget == 0 || roots.len() < 2 {
-            return false;
-        }
-        let div = self.shared.params.root_verify_time_div().max(1);
-        let deadline = self
-            .shared
-            .limits
-            .soft_time
-            .map(|t| (self.shared.start + t).min(Instant::now() + t / div));
-        let lim = self.defence_limits(true, budget, deadline);
-        self.board.make(p);
-        let r = self.solve(true, &lim);
-        self.board.undo();
-        if matches!(r, Proof::Win(_)) {
-            roots.remove(0);
-            self.dropped.push(p);
-            true
-        } else {
-            false
         }
     }
 

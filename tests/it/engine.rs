@@ -278,15 +278,15 @@ fn finds_the_wins_pentazen_announced() {
     assert!(found >= 100, "{found} of 284");
 }
 
-/// The second look at the opponent's VCT after the root move an iteration chooses
-/// (`search::params::ROOT_VERIFY_NODES`). In this position from a match game (white to
-/// move) black wins by VCT after white's 7,5, a proof beyond the 5,000 solver nodes the first
-/// check at the root gives each move; without the second look, a search to depth 4 plays
-/// 7,5 (shown with the feature `tuning`), with it another move. (Before the evaluation refit the same held for 5,6 at
-/// 2,000,000 nodes.)
+/// A move the opponent wins against by a deep VCT. In this position from a match game
+/// (white to move) black wins by VCT after white's 7,5, a proof beyond the 5,000 solver
+/// nodes the check at the root gives each move. The root once looked again at the chosen
+/// move with 300,000 nodes (removed in session 62: self-play scored better without it); the
+/// search itself must keep away from 7,5, from 20,000 nodes up (7,8 at 20,000, 50,000,
+/// 100,000 and 300,000 nodes when the look was removed).
 #[test]
 #[ignore = "long: run in release"]
-fn root_verification_drops_a_move_the_opponent_wins_against() {
+fn avoids_a_move_the_opponent_wins_against_by_a_deep_vct() {
     use wuzi::search::solver::{Proof, SolveLimits, Solver};
     let moves =
         wuzi::notation::parse_move_list("7,7 8,8 6,8 8,6 7,9 7,10 8,9 5,7 6,9 5,9 5,10").unwrap();
@@ -305,24 +305,17 @@ fn root_verification_drops_a_move_the_opponent_wins_against() {
     };
     assert!(matches!(vct(100_000), Proof::Win(_)));
     assert!(!matches!(vct(5_000), Proof::Win(_)));
-    let choose = |config: Config| {
-        let mut e = Engine::with_config(15, Rule::Freestyle, config).unwrap();
+    for budget in [20_000, 100_000] {
+        let mut e = Engine::with_config(15, Rule::Freestyle, Config::default()).unwrap();
         e.set_position(&moves).unwrap();
-        e.think(Level::Depth(4), &Limits::default(), &mut |_| {})
-            .best
-    };
-    assert_ne!(choose(Config::default()), bad, "with the second look");
-    #[cfg(feature = "tuning")]
-    {
-        let mut config = Config::default();
-        config.params.set("verify", 0).unwrap();
-        assert_eq!(choose(config), bad, "without it");
+        let best = e.think(Level::Full, &nodes(budget), &mut |_| {}).best;
+        assert_ne!(best, bad, "at {budget} nodes");
     }
 }
 
 /// Other values of the search parameters (feature `tuning`: singular extension off, a costlier
 /// reply to a four, no reductions of threat and root moves or internal iterative reduction,
-/// no narrowing, no second look at the root, a smaller leaf budget) keep the tactics: at
+/// no narrowing, a smaller leaf budget) keep the tactics: at
 /// least 90% of VCF wins found (100,000 nodes) and of VCF threats defended (20,000 nodes) on
 /// samples of the suites, and the same move and node count on a second run.
 #[cfg(feature = "tuning")]
@@ -341,7 +334,7 @@ fn search_parameters_keep_tactics() {
         &[("se", 0), ("fext", 130)],
         &[("lmrt", 0), ("iir", 0), ("rlmr", 0)],
         &[("narrow", 0)],
-        &[("verify", 0), ("leaf", 100)],
+        &[("leaf", 50)],
     ] {
         let mut config = Config::default();
         for &(k, v) in set {
