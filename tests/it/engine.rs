@@ -281,9 +281,9 @@ fn finds_the_wins_pentazen_announced() {
 /// A move the opponent wins against by a deep VCT. In this position from a match game
 /// (white to move) black wins by VCT after white's 7,5, a proof beyond the 5,000 solver
 /// nodes the check at the root gives each move. The root once looked again at the chosen
-/// move with 300,000 nodes (removed in session 62: self-play scored better without it); the
-/// search itself must keep away from 7,5, from 20,000 nodes up (7,8 at 20,000, 50,000,
-/// 100,000 and 300,000 nodes when the look was removed).
+/// move with 300,000 nodes (removed in session 62: self-play showed no difference without
+/// it); the search itself must keep away from 7,5, from 20,000 nodes up (7,8 at 20,000,
+/// 50,000, 100,000 and 300,000 nodes when the look was removed).
 #[test]
 #[ignore = "long: run in release"]
 fn avoids_a_move_the_opponent_wins_against_by_a_deep_vct() {
@@ -315,9 +315,9 @@ fn avoids_a_move_the_opponent_wins_against_by_a_deep_vct() {
 
 /// Other values of the search parameters (feature `tuning`: singular extension off, a costlier
 /// reply to a four, no reductions of threat and root moves or internal iterative reduction,
-/// no narrowing, a smaller leaf budget) keep the tactics: at
-/// least 90% of VCF wins found (100,000 nodes) and of VCF threats defended (20,000 nodes) on
-/// samples of the suites, and the same move and node count on a second run.
+/// no narrowing, a smaller leaf budget) keep the tactics: at least 90% of VCF wins found
+/// (100,000 nodes) and of VCF threats defended (20,000 nodes) on samples of the suites, and
+/// the same move and node count on a second run.
 #[cfg(feature = "tuning")]
 #[test]
 #[ignore = "long: run in release with the feature tuning"]
