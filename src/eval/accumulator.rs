@@ -300,6 +300,48 @@ impl Accumulator {
         net.value_logit(self.sum(board.to_move()))
     }
 
+    /// The value logit for the side to move of a board one move ahead of the state (its
+    /// last record not synced), without changing the state: the changes of the cells that
+    /// move changed, for the side to move alone, added to a copy of its board sum (the same
+    /// integers a [`Accumulator::sync`] adds, so the same bits). For a leaf of the search,
+    /// which reads the value and nothing else: it skips the other side's cells, and saves
+    /// nothing for an undo. `None` when the state is not exactly one record behind.
+    pub fn value_logit_ahead(&self, net: &Network, board: &Board) -> Option<f32> {
+        if self.synced + 1 != board.records() {
+            return None;
+        }
+        let me = board.to_move();
+        let s = me.index();
+        let mut sum = self.sums[s];
+        let (moved, changed) = board.changed_by(self.synced);
+        if !moved.is_none() {
+            let stone = net.cell_sum(self.kernel, net.inputs(board, moved, me));
+            let mut cell = self.sums_of_cells[s][moved.index()];
+            net.set(self.kernel, &mut cell, &mut sum, &stone);
+            for q in changed {
+                if q == moved || !board.is_empty(q) {
+                    continue;
+                }
+                let d = direction(moved, q);
+                let (old, di) = (self.inputs[s][q.index()], d as usize);
+                let key = super::net::key(board, q, me, d);
+                if old[di] != key {
+                    let mut new = old;
+                    new[di] = key;
+                    let mut cell = self.sums_of_cells[s][q.index()];
+                    net.change(self.kernel, &mut cell, &mut sum, old, new, di);
+                }
+            }
+        }
+        let z = net.value_logit(&sum);
+        debug_assert_eq!(
+            z.to_bits(),
+            net.evaluate(board).to_bits(),
+            "the value one move ahead differs from a recomputation"
+        );
+        Some(z)
+    }
+
     /// Debug builds: the state equals a recomputation from scratch.
     #[cfg(any(debug_assertions, test, feature = "internals"))]
     pub fn assert_matches(&self, net: &Network, board: &Board) {
@@ -327,14 +369,16 @@ mod tests {
     /// explicitly, so release runs check it too), and the AVX2 kernel's state equals the
     /// scalar one's. The first keeps up as the search does, syncing at some positions only
     /// ([`Accumulator::sync`], several moves at once) and rewinding after each undo
-    /// ([`Accumulator::undo`]), so that a sync may follow undos and other moves; the second
-    /// updates after every make and undo ([`Accumulator::update`]).
+    /// ([`Accumulator::undo`]), so that a sync may follow undos and other moves (and the
+    /// value one move ahead, where it is, equals a recomputation,
+    /// [`Accumulator::value_logit_ahead`]); the second updates after every make and undo
+    /// ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
         let nets = [random_net(5), random_net4(6), random_net5(7), random_net6(8)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        let mut syncs = 0;
+        let (mut syncs, mut ahead) = (0, 0);
         for (g, rule) in Rule::ALL.into_iter().cycle().take(40).enumerate() {
             let net = &nets[g % 4];
             let size = [15, 20, 9, 22, 13][g % 5];
@@ -366,6 +410,10 @@ mod tests {
                 assert!(acc.synced() <= b.records());
                 if rng.next_u32() % 3 == 0 {
                     syncs += 1;
+                    if let Some(z) = acc.value_logit_ahead(net, &b) {
+                        ahead += 1;
+                        assert_eq!(z.to_bits(), net.evaluate(&b).to_bits());
+                    }
                     acc.sync(net, &b);
                     acc.assert_matches(net, &b);
                     assert!(acc.sums == scalar.sums && acc.sums_of_cells == scalar.sums_of_cells);
@@ -376,5 +424,6 @@ mod tests {
             }
         }
         assert!(syncs > 500, "{syncs} syncs");
+        assert!(ahead > 100, "{ahead} values one move ahead");
     }
 }

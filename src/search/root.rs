@@ -344,7 +344,7 @@ impl Searcher<'_> {
         beta: i32,
         roots: &mut [(Pos, i32)],
     ) -> i32 {
-        self.static_eval(0, &None);
+        self.static_eval(0, &None, false);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_i = 0;
