@@ -191,7 +191,8 @@ const NET: &[u8] = wuzi::eval::choice::BUILTIN_NET;
 /// make or undo's accumulator update (the cells within reach of the move along its lines,
 /// both sides to move), against the classical evaluation's term above. The update is timed
 /// twice: an undo that recomputes (`make_undo_update`) and the search's recorded make and
-/// undo (`make_undo_search`); `make_undo_alone` is the board's own share of both.
+/// undo (`make_undo_search`); `make_undo_alone` is the board's own share of both, and
+/// `make_value_ahead` a leaf's make, value and undo (the state left as it was).
 fn bench_net(c: &mut Criterion) {
     use wuzi::eval::accumulator::Accumulator;
     use wuzi::eval::net::Network;
@@ -249,6 +250,21 @@ fn bench_net(c: &mut Criterion) {
                 }
             }
             black_box(accs[0].sum(wuzi::Color::Black)[0])
+        })
+    });
+    // A leaf's value: the make, the value one move ahead of the state (nothing changed in
+    // it), the undo.
+    g.bench_function("make_value_ahead", |bench| {
+        bench.iter(|| {
+            let mut z = 0.0;
+            for ((b, list), acc) in pos.iter_mut().zip(accs.iter()) {
+                for p in list.iter() {
+                    b.make(p);
+                    z += acc.value_logit_ahead(&net, b).expect("one move ahead");
+                    b.undo();
+                }
+            }
+            black_box(z)
         })
     });
     g.bench_function("make_undo_alone", |bench| {
