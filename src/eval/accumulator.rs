@@ -38,6 +38,15 @@ fn direction(a: Pos, b: Pos) -> Dir {
     }
 }
 
+/// The inputs `old` with their key along direction `di` replaced by `key`. As a byte of one
+/// word: a byte store followed by the word's load would stall the load on store forwarding
+/// (a tenth of the search's time in a profile of the bench).
+#[inline(always)]
+fn with_key(old: Inputs, di: usize, key: u8) -> Inputs {
+    let shift = 8 * di as u32;
+    (u32::from_le_bytes(old) & !(0xFF << shift) | (key as u32) << shift).to_le_bytes()
+}
+
 /// The network's inputs of a board, kept up to date move by move.
 #[derive(Clone)]
 pub struct Accumulator {
@@ -246,12 +255,7 @@ impl Accumulator {
                 if RECORD {
                     self.save(s, i);
                 }
-                // The key replaced as a byte of one word: a byte store followed by the word's
-                // load would stall the load on store forwarding (a tenth of the search's time
-                // in a profile of the bench).
-                let shift = 8 * di as u32;
-                let word = u32::from_le_bytes(old) & !(0xFF << shift) | (key as u32) << shift;
-                let new = word.to_le_bytes();
+                let new = with_key(old, di, key);
                 self.inputs[s][i] = new;
                 let h = &mut self.sums_of_cells[s][i];
                 net.change(self.kernel, h, &mut self.sums[s], old, new, di);
@@ -326,8 +330,7 @@ impl Accumulator {
                 let (old, di) = (self.inputs[s][q.index()], d as usize);
                 let key = super::net::key(board, q, me, d);
                 if old[di] != key {
-                    let mut new = old;
-                    new[di] = key;
+                    let new = with_key(old, di, key);
                     let mut cell = self.sums_of_cells[s][q.index()];
                     net.change(self.kernel, &mut cell, &mut sum, old, new, di);
                 }
