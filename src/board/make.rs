@@ -53,7 +53,9 @@ impl Board {
         });
         for side in 0..2 {
             self.counts[side][self.threat[c][side] as usize] -= 1;
-            count_packed(&mut self.pcounts[side], self.pat[c][side], u16::MAX);
+            if self.pcounts_kept {
+                count_packed(&mut self.pcounts[side], self.pat[c][side], u16::MAX);
+            }
         }
         self.pat[c] = [0; 2];
         self.threat[c] = [Threat::None; 2];
@@ -262,11 +264,13 @@ impl Board {
             self.changed.set_len(len + 1);
         }
         self.pat[q] = new;
-        for s in 0..2 {
-            // `& 15` on both nibbles: the index is in range without a bounds check.
-            let (from, to) = ((old[s] >> shift) & 15, ps[s] as u16 & 15);
-            self.pcounts[s][from as usize] -= 1;
-            self.pcounts[s][to as usize] += 1;
+        if self.pcounts_kept {
+            for s in 0..2 {
+                // `& 15` on both nibbles: the index is in range without a bounds check.
+                let (from, to) = ((old[s] >> shift) & 15, ps[s] as u16 & 15);
+                self.pcounts[s][from as usize] -= 1;
+                self.pcounts[s][to as usize] += 1;
+            }
         }
         let t = [
             COMBINED[forbid & 1][new[0] as usize],

@@ -255,10 +255,12 @@ const CHECK_EVERY: u64 = 1024;
 impl<'a> Searcher<'a> {
     /// A searcher on a copy of `board`.
     pub fn new(board: &Board, shared: &'a Shared<'a>, id: usize) -> Searcher<'a> {
-        let board = board.clone();
+        let mut board = board.clone();
         let acc = shared
             .net
             .map(|net| crate::eval::accumulator::Accumulator::new(net, &board));
+        // Only the classical evaluation reads the board's pattern counts.
+        board.keep_pattern_counts(acc.is_none());
         let weights = crate::eval::EvalWeights::for_rule(board.rule());
         let count_weights = Color::ALL.map(|c| crate::eval::count_weights(weights, c));
         Searcher {
