@@ -597,3 +597,33 @@ fn caro_long_run_closed_beyond_the_window() {
     }
     assert!(open.makes_five(Pos::new(6, y), Color::Black));
 }
+
+/// Pattern counts turned off over moves and take-backs, then on again, equal those of a
+/// board that kept them all along (`Board::keep_pattern_counts` counts them afresh).
+#[test]
+fn pattern_counts_turned_back_on_match_kept_ones() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(64);
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let mut kept = Board::new(15, rule);
+        let mut off = Board::new(15, rule);
+        off.keep_pattern_counts(false);
+        for _ in 0..60 {
+            let empty: Vec<Pos> = kept
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&p| kept.is_empty(p))
+                .collect();
+            if rng.next_u32() % 4 == 0 && kept.ply() > 0 {
+                kept.undo();
+                off.undo();
+            } else {
+                let p = empty[rng.next_u32() as usize % empty.len()];
+                kept.make(p);
+                off.make(p);
+            }
+        }
+        off.keep_pattern_counts(true);
+        assert_eq!(off.pattern_counts(), kept.pattern_counts(), "{rule:?}");
+    }
+}
