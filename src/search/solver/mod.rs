@@ -5,12 +5,14 @@
 //! proven: every defender reply is tried.
 
 //!
-//! The files: this one holds the solver and its entry points; `table` the VCF table;
-//! `vcf` and `vct` the two searches; `moves` the attacker's threat moves; `lines` the
-//! five points and the closing moves of a proven line.
+//! The files: this one holds the solver and its entry points; `table` the VCF and
+//! proof-number tables; `vcf` and `vct` the two searches; `pns` the proof-number search over
+//! the VCT's tree; `moves` the attacker's threat moves; `lines` the five points and the
+//! closing moves of a proven line.
 
 mod lines;
 mod moves;
+mod pns;
 mod table;
 mod vcf;
 mod vct;
@@ -22,7 +24,7 @@ use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use table::{Entry, VcfTable, VCF_TABLE_BYTES};
+use table::{Entry, PnTable, VcfTable, PN_SLOT_BYTES, VCF_TABLE_BYTES};
 use vcf::{Full, Lean};
 
 /// The answer of a threat search.
@@ -67,6 +69,21 @@ impl Default for SolveLimits {
 /// Nodes charged for a caro defence check ([`five_defences`] or a straight four's check):
 /// the few makes it takes, each dearer than a node's.
 const CARO_DEFENCE_WORK: u64 = 4;
+
+/// Attacking moves the VCT's depth-first search deepens to before the proof-number search
+/// takes over ([`Solver::vct`]). The depth-first search finds short wins in fewer nodes;
+/// the proof-number search settles far more positions. At 3, 4, 5 and 6: wins of the
+/// `vct` solves of `../shared/data/tactics/freestyle_win.tsv` at 10,000 nodes a row 988,
+/// 1,009, 1,028 and 1,032 of 1,345 (the depth-first search alone 1,033), long wins at 1 s
+/// a row 22, 20, 23 and 21 of 75 (alone 23), each with 40 or 41 rows proven without a win
+/// (alone 27).
+const DEPTH_FIRST_VCT_DEPTH: u8 = 5;
+
+/// Fewest slots of the proof-number table (256 KB).
+const PN_SLOTS_MIN: usize = 1 << 14;
+/// Most slots of the proof-number table (16 MB): at 2^18 slots (4 MB) the search proved 18
+/// of the 75 long wins at 1,000,000 nodes a row, at 2^20 and 2^22 slots 22.
+const PN_SLOTS_MAX: usize = 1 << 20;
 
 /// Default memory of a solver's VCT table, in megabytes.
 pub const DEFAULT_TABLE_MB: usize = 64;
@@ -113,6 +130,10 @@ pub struct Solver {
     lists: Vec<Box<MoveList>>,
     /// The current call is a local VCF ([`Solver::vcf_local`]).
     local: bool,
+    /// The proof-number search's numbers.
+    pn_tt: PnTable,
+    /// The VCT is the depth-first search alone ([`Solver::depth_first_only`]).
+    depth_first_only: bool,
 }
 
 /// Error result of a budget check.
@@ -133,9 +154,20 @@ impl Solver {
         self.watch = Some(stop);
     }
 
+    /// Makes [`Solver::vct`] the depth-first search alone, without the proof-number search
+    /// after it, as the engine's searchers use it. With the proof-number search the engine
+    /// was no stronger: self-play at 100 ms a move against the depth-first search alone,
+    /// both colours of the balanced openings (s1), -25 Elo [-52, +1] over 400 games (its
+    /// table a hash map without a limit) and -3 [-29, +22] over 400 more (this table); long
+    /// wins at 1 s a row 29 and 28 of 75 against 30 and 33. The engine's root solves mostly
+    /// end without a win either way.
+    pub fn depth_first_only(&mut self) {
+        self.depth_first_only = true;
+    }
+
     /// Bounds the solver's tables to `mb` megabytes (at least one): the VCF table's fixed
-    /// 512 KB and a VCT table that is emptied when full, so that it never
-    /// grows past the rest.
+    /// 512 KB, the proof-number table (a quarter, 256 KB to 16 MB) and a VCT table that
+    /// is emptied when full, so that it never grows past the rest.
     pub fn limit_table(&mut self, mb: usize) {
         self.table_bytes = Some(mb.max(1) << 20);
         if self.vct_tt.capacity() > self.table_entries() {
@@ -145,8 +177,25 @@ impl Solver {
 
     /// Most entries the VCT table holds.
     fn table_entries(&self) -> usize {
-        let bytes = self.table_bytes.unwrap_or(DEFAULT_TABLE_MB << 20);
-        vct_entries(bytes.saturating_sub(VCF_TABLE_BYTES))
+        // A depth-first solver never makes the proof-number table.
+        let pn = if self.depth_first_only {
+            0
+        } else {
+            self.pn_slots() * PN_SLOT_BYTES
+        };
+        vct_entries(self.bytes().saturating_sub(VCF_TABLE_BYTES + pn))
+    }
+
+    /// Memory of the solver's tables.
+    fn bytes(&self) -> usize {
+        self.table_bytes.unwrap_or(DEFAULT_TABLE_MB << 20)
+    }
+
+    /// Slots of the proof-number table: a quarter of the tables' memory, within
+    /// [`PN_SLOTS_MIN`] and [`PN_SLOTS_MAX`].
+    pub(super) fn pn_slots(&self) -> usize {
+        let quarter = self.bytes() / 4 / PN_SLOT_BYTES;
+        (1usize << quarter.max(1).ilog2()).clamp(PN_SLOTS_MIN, PN_SLOTS_MAX)
     }
 
     /// Entries in the VCT table.
@@ -281,16 +330,35 @@ impl Solver {
     }
 
     /// Does the side to move win by continuous threats (fours and open threes)? Deepens one
-    /// attacking move at a time up to `limits.depth`, so the shortest win is found first and
-    /// a budget cut still leaves the shallower iterations' answer; an iteration that found no
-    /// win without meeting its depth limit anywhere ends the deepening. The attacker's wins
-    /// by fours after its first threat are looked for by local searches
-    /// ([`Solver::vcf_local`]), the defender's by full ones.
+    /// attacking move at a time up to five (`DEPTH_FIRST_VCT_DEPTH`; `limits.depth` if less;
+    /// all of `limits.depth` under caro and for [`Solver::depth_first_only`]),
+    /// so the shortest win is found first and a budget cut still leaves the shallower
+    /// iterations' answer; an iteration that found no win without meeting its depth limit
+    /// anywhere ends the deepening. A search the depth cut short goes on with a proof-number
+    /// search (df-pn) without a depth limit, within the rest of the budget: it settles most
+    /// positions without a win in thousands of nodes where the deepening ran out of budget
+    /// (its wins may be longer than `limits.depth`). The attacker's wins by fours after its
+    /// first threat are looked for by local searches ([`Solver::vcf_local`]), the defender's
+    /// by full ones. Caro has the depth-first search only.
     pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.start(limits);
-        self.deepen(limits.depth, |s, depth, line| {
+        let first = if board.rule().is_caro() || self.depth_first_only {
+            limits.depth
+        } else {
+            limits.depth.min(DEPTH_FIRST_VCT_DEPTH)
+        };
+        let proof = self.deepen(first, |s, depth, line| {
             s.vct_attack(board, depth, line, true)
-        })
+        });
+        if first == limits.depth || proof != Proof::NoWin || self.depth_cuts == 0 {
+            return proof;
+        }
+        let mut line = Vec::new();
+        match self.vct_pns(board, &mut line) {
+            Err(Abort) => Proof::Unknown,
+            Ok(false) => Proof::NoWin,
+            Ok(true) => Proof::Win(line),
+        }
     }
 
     /// Does the side to move win by continuous threats starting with `p` (an empty point,

@@ -66,3 +66,65 @@ impl VcfTable {
         self.slots.fill(0);
     }
 }
+
+/// Bytes of one slot of the proof-number table.
+pub(super) const PN_SLOT_BYTES: usize = 16;
+
+/// A proof-number table entry: the node's numbers from the side to move's view (`phi` is
+/// its proof number where the attacker moves, its disproof number where the defender does;
+/// `delta` the other, below 2^31), and whether its own checks settled it (a leaf) rather
+/// than its children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PnEntry {
+    pub(super) phi: u32,
+    pub(super) delta: u32,
+    pub(super) leaf: bool,
+}
+
+/// The proof-number search's numbers: a direct-mapped table of two words a slot (the key,
+/// salted by the call; the numbers and the leaf flag), a new entry overwriting its slot.
+/// Each call salts its keys afresh, so that starting a call costs nothing where clearing
+/// megabytes would cost more than a small solve; a lost entry only costs the search a
+/// revisit.
+#[derive(Default)]
+pub(super) struct PnTable {
+    slots: Vec<[u64; 2]>,
+    salt: u64,
+}
+
+impl PnTable {
+    /// Allocates `slots` slots (a power of two) unless it has them, and draws the call's
+    /// salt.
+    pub(super) fn start(&mut self, slots: usize) {
+        debug_assert!(slots.is_power_of_two());
+        if self.slots.len() != slots {
+            self.slots = vec![[0; 2]; slots];
+        }
+        // An odd multiplier walks every 64-bit value before it repeats.
+        self.salt = self.salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        key as usize & self.slots.len().wrapping_sub(1)
+    }
+
+    pub(super) fn get(&self, key: u64) -> Option<PnEntry> {
+        let [k, v] = *self.slots.get(self.slot(key))?;
+        (k == key ^ self.salt && k != 0).then_some(PnEntry {
+            phi: v as u32,
+            delta: (v >> 32) as u32 & !(1 << 31),
+            leaf: v >> 63 != 0,
+        })
+    }
+
+    pub(super) fn insert(&mut self, key: u64, e: PnEntry) {
+        let salted = key ^ self.salt;
+        let i = self.slot(key);
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = [
+                salted,
+                e.phi as u64 | (e.delta as u64) << 32 | (e.leaf as u64) << 63,
+            ];
+        }
+    }
+}

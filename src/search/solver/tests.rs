@@ -157,8 +157,11 @@ fn vct_table_stays_within_its_limit() {
         }
         (most, room)
     };
+    // Depth-first solvers: no proof-number table shares the bytes (its share:
+    // `proof_number_table_takes_its_share`).
     let bytes = VCF_TABLE_BYTES + 6_000;
     let mut limited = Solver::new();
+    limited.depth_first_only();
     limited.table_bytes = Some(bytes);
     let cap = limited.table_entries();
     assert_eq!(cap, 112, "6,000 bytes: 128 buckets, 7/8 of them");
@@ -167,8 +170,32 @@ fn vct_table_stays_within_its_limit() {
     let (most, room) = run(&mut limited, &mut board);
     assert!(most <= cap, "{most} entries, cap {cap}");
     assert!(room <= cap, "capacity {room}, cap {cap}");
-    let (free, _) = run(&mut Solver::new(), &mut board);
+    let mut free = Solver::new();
+    free.depth_first_only();
+    let (free, _) = run(&mut free, &mut board);
     assert!(free > cap, "the test reaches the cap: {free}");
+}
+
+/// The proof-number table takes a quarter of a solver's memory (a power of two of slots,
+/// within its bounds), and the VCT map's room shrinks by as much: the three tables fit the
+/// limit together. A depth-first solver leaves the map all the room.
+#[test]
+fn proof_number_table_takes_its_share() {
+    for mb in [1, 8, 64, 1024] {
+        let mut s = Solver::new();
+        s.limit_table(mb);
+        let pn = s.pn_slots() * table::PN_SLOT_BYTES;
+        assert!(pn <= (mb << 20) / 4, "{mb} MB: {pn} bytes");
+        let map = 3 * (s.table_entries() * 8 / 7).next_power_of_two() / 2 * VCT_BUCKET_BYTES;
+        assert!(VCF_TABLE_BYTES + pn + map <= mb << 20, "{mb} MB");
+        let mut d = Solver::new();
+        d.limit_table(mb);
+        d.depth_first_only();
+        assert!(d.table_entries() >= s.table_entries(), "{mb} MB");
+    }
+    let mut s = Solver::new();
+    s.limit_table(64);
+    assert_eq!(s.pn_slots() * table::PN_SLOT_BYTES, 16 << 20);
 }
 
 /// Lowering a solver's memory gives back a VCT table larger than the new bound.
@@ -230,4 +257,83 @@ fn a_vct_search_without_depth_cuts_stops_deepening() {
     assert!(s.nodes() < 50, "{} nodes", s.nodes());
     assert_eq!(s.vct(&mut b, &SolveLimits::default()), Proof::NoWin);
     assert!(s.nodes() <= 2, "{} nodes", s.nodes());
+}
+
+/// The proof-number search and the depth-first one answer alike wherever both settle: over
+/// random games of each rule (random moves near the stones), at every position where the
+/// side to move has an open three or a four to make and neither side a five to complete,
+/// the two never contradict each other, and every line of the proof-number search is
+/// played out to the attacker's five. Both search the same tree (the same moves and leaf
+/// checks), without and with a depth limit.
+#[test]
+fn proof_number_search_agrees_with_the_depth_first_one() {
+    use crate::types::Rule;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(20_261_201);
+    let lim = SolveLimits {
+        nodes: 20_000,
+        ..SolveLimits::default()
+    };
+    let (mut compared, mut wins, mut settled_by_pns_only) = (0, 0, 0);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        // Debug builds recheck the board after every move: fewer games there.
+        for _game in 0..if cfg!(debug_assertions) { 2 } else { 6 } {
+            let mut b = Board::new(15, rule);
+            for _ply in 0..50 {
+                let me = b.to_move();
+                if b.count(me, Threat::Five) == 0
+                    && b.count(!me, Threat::Five) == 0
+                    && b.count_at_least(me, Threat::Flex3) > 0
+                {
+                    let mut depth_first = Solver::new();
+                    depth_first.depth_first_only();
+                    let dfs = depth_first.vct(&mut b, &lim);
+                    let mut pns = Solver::new();
+                    pns.start(&lim);
+                    let mut line = Vec::new();
+                    let r = pns.vct_pns(&mut b, &mut line);
+                    let here = format!("{rule:?} {:?}", b.moves());
+                    match (&dfs, &r) {
+                        (Proof::Win(_), Ok(false)) | (Proof::NoWin, Ok(true)) => {
+                            panic!(
+                                "{here}: depth-first {dfs:?}, proof-number {:?}",
+                                r.is_ok_and(|w| w)
+                            )
+                        }
+                        _ => {}
+                    }
+                    if let Ok(true) = r {
+                        assert_line_ends_in_five(&mut b.clone(), &line);
+                        wins += 1;
+                    }
+                    if dfs == Proof::Unknown && r.is_ok() {
+                        settled_by_pns_only += 1;
+                    }
+                    compared += 1;
+                }
+                let mut near: Vec<Pos> = b
+                    .cells()
+                    .iter()
+                    .copied()
+                    .filter(|&p| b.is_empty(p) && (b.is_near(p) || b.stone_count() == 0))
+                    .collect();
+                if b.to_move() == Color::Black && rule == Rule::Renju {
+                    near.retain(|&p| !b.is_forbidden(p));
+                }
+                if near.is_empty() {
+                    break;
+                }
+                let p = near[rng.next_u32() as usize % near.len()];
+                if b.makes_five(p, b.to_move()) {
+                    break;
+                }
+                b.make(p);
+            }
+        }
+    }
+    eprintln!("{compared} positions, {wins} wins of the proof-number search, {settled_by_pns_only} settled by it alone");
+    assert!(
+        compared >= 100 && wins >= 10,
+        "{compared} positions, {wins} wins"
+    );
 }

@@ -120,7 +120,7 @@ impl Solver {
     /// local search ([`Solver::vcf_local`]) if `local`? On lean moves where the rule allows,
     /// except in debug builds, whose every lean run ends with a check of the whole board
     /// (the two visit the same nodes: `vcf_with`'s tests).
-    fn vcf_here(&mut self, b: &mut Board, line: &mut Vec<Pos>, local: bool) -> Res {
+    pub(super) fn vcf_here(&mut self, b: &mut Board, line: &mut Vec<Pos>, local: bool) -> Res {
         self.with_local(local, |s| {
             s.vcf_search(b, VCT_VCF_DEPTH, line, !cfg!(debug_assertions))
         })
