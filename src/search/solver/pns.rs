@@ -9,10 +9,10 @@
 use super::lines::{fives_of, legal_flex4};
 use super::moves::attack_moves;
 use super::table::{Entry, PnEntry};
-use super::vct::NO_WIN_AT_ANY_DEPTH;
+use super::vct::{sort_defences, NO_WIN_AT_ANY_DEPTH};
 use super::{Res, Solver};
 use crate::board::Board;
-use crate::movegen::{five_point, three_defences, MoveList};
+use crate::movegen::{five_point, three_defences};
 use crate::threat::Threat;
 use crate::types::{Color, Pos};
 
@@ -65,14 +65,6 @@ impl Solver {
         }
     }
 
-    fn pn_get(&self, key: u64) -> Option<PnEntry> {
-        self.pn_tt.get(key)
-    }
-
-    fn pn_store(&mut self, key: u64, e: PnEntry) {
-        self.pn_tt.insert(key, e);
-    }
-
     /// One df-pn node: searches below it until its numbers reach a threshold, and returns
     /// them (`phi`, `delta`, from its side to move's view).
     fn mid(
@@ -84,9 +76,8 @@ impl Solver {
         root: bool,
     ) -> Result<(u32, u32), super::Abort> {
         let key = b.hash();
-        let mut kids: Vec<(Pos, u64)> = Vec::new();
         let mut moves = Vec::new();
-        let seen = self.pn_get(key);
+        let seen = self.pn_tt.get(key);
         if let Some(e) = seen {
             if e.phi == 0 || e.delta == 0 {
                 return Ok((e.phi, e.delta));
@@ -109,7 +100,7 @@ impl Solver {
             } else {
                 (INFINITE, 0)
             };
-            self.pn_store(
+            self.pn_tt.insert(
                 key,
                 PnEntry {
                     phi,
@@ -120,20 +111,16 @@ impl Solver {
             self.note_no_win(b, attacker, mover_wins);
             return Ok((phi, delta));
         }
-        let z = crate::zobrist::keys();
-        let me = b.to_move().index();
-        for &p in &moves {
-            kids.push((p, key ^ z.stone[me][p.index()] ^ z.side));
-        }
         loop {
             let mut min_delta = INFINITE;
             let mut second = INFINITE;
             let mut best = 0;
             let mut best_phi = 1;
             let mut sum_phi = 0u32;
-            for (k, &(_, ck)) in kids.iter().enumerate() {
+            for (k, &p) in moves.iter().enumerate() {
                 let (cp, cd) = self
-                    .pn_get(ck)
+                    .pn_tt
+                    .get(b.hash_after(p))
                     .map_or((1, 1 + k as u32 * UNSEEN_RANK_STEP), |e| (e.phi, e.delta));
                 sum_phi = (sum_phi + cp).min(INFINITE);
                 if cd < min_delta {
@@ -147,7 +134,7 @@ impl Solver {
             }
             let (phi, delta) = (min_delta, sum_phi);
             if phi >= th_phi || delta >= th_delta || phi == 0 || delta == 0 {
-                self.pn_store(
+                self.pn_tt.insert(
                     key,
                     PnEntry {
                         phi,
@@ -169,9 +156,8 @@ impl Solver {
                         .max(second.saturating_mul(THRESHOLD_EPSILON.0) / THRESHOLD_EPSILON.1),
                 )
                 .min(INFINITE);
-            let (p, ck) = kids[best];
+            let p = moves[best];
             b.make(p);
-            debug_assert_eq!(b.hash(), ck);
             let r = self.mid(b, child_phi, child_delta, !attacker, false);
             b.undo();
             r?;
@@ -205,7 +191,7 @@ impl Solver {
         let mut moves = Vec::new();
         let ok = loop {
             let attacker = made % 2 == 0;
-            let Some(e) = self.pn_get(b.hash()) else {
+            let Some(e) = self.pn_tt.get(b.hash()) else {
                 break false;
             };
             if e.leaf {
@@ -227,15 +213,12 @@ impl Solver {
             if !matches!(r, Ok(Expansion::Moves)) {
                 break false;
             }
-            let z = crate::zobrist::keys();
-            let me = b.to_move().index();
-            let key = b.hash();
-            let child = |p: &Pos| self.pn_get(key ^ z.stone[me][p.index()] ^ z.side);
             let next = if attacker {
-                moves
-                    .iter()
-                    .copied()
-                    .find(|p| child(p).is_some_and(|e| e.delta == 0))
+                moves.iter().copied().find(|&p| {
+                    self.pn_tt
+                        .get(b.hash_after(p))
+                        .is_some_and(|e| e.delta == 0)
+                })
             } else {
                 moves.first().copied()
             };
@@ -350,13 +333,4 @@ impl Solver {
     fn vcf_check(&mut self, b: &mut Board, local: bool) -> Res {
         self.vcf_here(b, &mut Vec::new(), local)
     }
-}
-
-/// The defences of a three, likeliest refutation first (as [`Solver::vct_defend`] orders
-/// them).
-fn sort_defences(b: &Board, d: Color, list: &mut MoveList) {
-    for m in list.as_mut_slice() {
-        m.score = crate::eval::move_score(b, m.pos, d);
-    }
-    list.sort();
 }

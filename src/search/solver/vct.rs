@@ -200,10 +200,7 @@ impl Solver {
                 three_defences(b, moves);
                 // The likeliest refutation first: a failed attack is dropped at its first
                 // successful defence.
-                for m in moves.as_mut_slice() {
-                    m.score = crate::eval::move_score(b, m.pos, d);
-                }
-                moves.sort();
+                sort_defences(b, d, moves);
             }
             _ if b.rule().is_caro() => {
                 self.caro_defences(b, moves);
@@ -243,4 +240,12 @@ impl Solver {
         line.extend(first_line);
         Ok(true)
     }
+}
+
+/// The defences of a three, likeliest refutation first (the defender's ordering score).
+pub(super) fn sort_defences(b: &Board, d: Color, list: &mut MoveList) {
+    for m in list.as_mut_slice() {
+        m.score = crate::eval::move_score(b, m.pos, d);
+    }
+    list.sort();
 }
