@@ -269,6 +269,9 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
         (&["--engine", "7,7"], "--engine"),
         (&["--set", "leaf=0", "7,7"], "--set"), // refused with or without `tuning`
         (&["--eval", "classical", "7,7"], "--eval"),
+        (&["--threads", "0"], "--threads"),
+        (&["--threads", "65"], "--threads"),
+        (&["--threads", "2", "7,7"], "--threads"),
         (
             &[
                 "--engine",
@@ -317,6 +320,33 @@ fn solve_engine_takes_an_evaluation() {
         let report = text(&out.stdout);
         assert!(report.contains(": 3 rows"), "{eval}: {report}");
     }
+}
+
+#[test]
+fn solve_engine_searches_with_threads() {
+    // Two search threads on every 25th long win (three rows): each row is counted and the
+    // rows it proves are named with their choice.
+    let out = run(
+        WUZI,
+        &[
+            "solve",
+            "--engine",
+            "--threads",
+            "2",
+            "--nodes",
+            "20000",
+            "--choices",
+            "--every",
+            "25",
+            "--suite",
+            "tests/data/freestyle_long_wins.tsv",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains(": 3 rows"), "{report}");
+    assert_eq!(report.lines().count(), 4, "{report}");
 }
 
 /// A game record in a fresh file of the test's temporary directory.

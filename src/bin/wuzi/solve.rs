@@ -12,6 +12,7 @@
 //! how long that took. `--nodes N` gives the solver or the engine a node budget instead of
 //! a time;
 //! `--eval EVAL` gives the engine another evaluation (`classical`, or a net file);
+//! `--threads N` lets it search with N threads;
 //! `--set key=value` sets a search parameter (`search::Params::set`, built with the feature
 //! `tuning`); `--choices` prints every row's id, chosen move and score (tab-separated)
 //! instead of only the misses.
@@ -47,7 +48,7 @@ const MAX_NODES: u64 = 1_000_000_000_000;
 #[command(
     override_usage = "wuzi solve [--vct] [--rule R] [--size N] [--ms T | --nodes N] [--depth D] [MOVES]...\n       \
                       wuzi solve [--vct] [--ms T | --nodes N] [--depth D] [--every N] --suite FILE\n       \
-                      wuzi solve --engine [--ms T | --nodes N] [--eval EVAL] [--choices] [--every N] --suite FILE"
+                      wuzi solve --engine [--ms T | --nodes N] [--eval EVAL] [--threads N] [--choices] [--every N] --suite FILE"
 )]
 pub struct Args {
     /// Prove a win by continuous threats (fours and threes), not only by fours.
@@ -101,6 +102,11 @@ pub struct Args {
         conflicts_with = "moves"
     )]
     sets: Vec<String>,
+    /// Search threads of the engine (--engine; Lazy SMP, as the brain's `thread_num`); one
+    /// unless given.
+    #[arg(long, value_name = "N", requires = "engine", conflicts_with = "moves",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=64))]
+    threads: Option<usize>,
     /// Print every row's id, chosen move and score (tab-separated) instead of only the misses.
     #[arg(long, requires = "engine", conflicts_with = "moves")]
     choices: bool,
@@ -126,6 +132,7 @@ fn solve_command(o: &Args) -> Result<(), String> {
             #[allow(unused_mut)] // --set (feature `tuning`) changes it
             let mut config = Config {
                 eval: o.eval.clone().unwrap_or_default(),
+                threads: o.threads.unwrap_or(1),
                 ..Config::default()
             };
             #[cfg(feature = "tuning")]
