@@ -6,16 +6,17 @@ use std::time::Duration;
 use wuzi::benchmark;
 use wuzi::engine::Config;
 
-/// Prints a line to stdout; a closed stdout (`bench | head`) ends the run quietly instead
-/// of panicking.
+/// `println!` that ends the bench quietly (status 141) when stdout's reader has gone, and
+/// names any other failure to write (status 1): the same lines as `wuzi`'s subcommands.
 macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
-        }
-    }};
+    ($($arg:tt)*) => {
+        out::line(format_args!($($arg)*))
+    };
 }
+
+/// `wuzi`'s standard output, shared with the bench.
+#[path = "wuzi/out.rs"]
+mod out;
 
 /// Depth of the default run: about a second of search on one thread.
 const DEFAULT_DEPTH: i32 = 14;

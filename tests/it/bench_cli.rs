@@ -95,15 +95,16 @@ fn first_line(args: &[&str]) -> (String, std::process::Output) {
     (first, child.wait_with_output().unwrap())
 }
 
-/// `bench | head -1`: a reader that stops early ends the run quietly (exit 0, no panic).
-/// The header names the evaluation.
+/// `bench | head -1`: a reader that stops early ends the run quietly (status 141, as a
+/// shell reports a closed pipe and as `wuzi`'s subcommands end; nothing on stderr). The
+/// header names the evaluation.
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let (first, out) = first_line(&["--depth", "2", "--eval", "classical"]);
     assert!(first.starts_with("wuzi bench:"), "{first}");
     assert!(first.contains("evaluation classical"), "{first}");
-    assert!(out.status.success(), "{out:?}");
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    assert_eq!(out.status.code(), Some(141), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
     let (first, _) = first_line(&["--depth", "2"]);
     assert!(first.contains("evaluation net "), "{first}");
     // Standard shares freestyle's built-in net; renju has its own.
@@ -117,4 +118,25 @@ fn a_file_that_is_not_a_net_is_refused() {
     let out = bench(&["--depth", "1", "--eval", "Cargo.toml"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a wuzi net file"));
+}
+
+#[test]
+fn a_full_stdout_is_named() {
+    // A failure to write other than a closed pipe: status 1 and a message.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["--depth", "1"])
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("bench runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("bench: cannot write to standard output"),
+        "{err}"
+    );
 }

@@ -22,7 +22,10 @@ pub fn line(args: fmt::Arguments) {
         Ok(()) => {}
         Err(e) if e.kind() == ErrorKind::BrokenPipe => process::exit(CLOSED_PIPE_STATUS),
         Err(e) => {
-            eprintln!("wuzi: cannot write to standard output: {e}");
+            eprintln!(
+                "{}: cannot write to standard output: {e}",
+                env!("CARGO_BIN_NAME")
+            );
             process::exit(1)
         }
     }
