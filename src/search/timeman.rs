@@ -90,9 +90,11 @@ impl TimeControl {
     /// 52.5% (and 52.5% again over all 40 openings with each colour at 300 ms, 80 games,
     /// beside two matches: too little to change it), and against PentaZen at 1 s a move 50.0%
     /// (37-37-6, 80 games; the default 51.3% over 560); 45% against 60% 47.5%. At 40% the
-    /// brain used 300-430 ms of a 1 s turn. When a share of the game clock binds instead,
-    /// the soft limit is 40% of it, so that a move spends about one share on average (the
-    /// hard limit allows three).
+    /// brain used 300-430 ms of a 1 s turn. 100% against 80% again, self-play at 200 ms a
+    /// move on the balanced openings s1 and s2 (227 pairs, SPRT [0, 10] stopped for time):
+    /// +13 Elo [-11, +37] (docs/strength.md, session 66). When a share of the game clock
+    /// binds instead, the soft limit is 40% of it, so that a move spends about one share on
+    /// average (the hard limit allows three).
     pub fn limits(&self, stones: usize, cells: usize) -> Limits {
         let (hard, turn_bound) = self.hard_and_binding(stones, cells);
         let soft = if turn_bound {
@@ -161,6 +163,19 @@ mod tests {
             tc(Some(5000), Some(1000), Some(10)).hard_ms(50, 225),
             FLOOR_MS
         );
+    }
+
+    #[test]
+    fn a_front_end_turn_is_the_brains() {
+        // `Limits::for_turn` gives what a manager's `timeout_turn` alone gives the brain.
+        let l = crate::search::Limits::for_turn(1000, 30, 225);
+        let want = tc(Some(1000), None, None).limits(30, 225);
+        assert_eq!(l.hard_time, want.hard_time);
+        assert_eq!(l.soft_time, want.soft_time);
+        let hard = l.hard_time.unwrap().as_millis();
+        assert!((900..1000).contains(&hard), "{hard}");
+        assert!(l.soft_time <= l.hard_time);
+        assert_eq!((l.nodes, l.depth), (None, None));
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub struct Args {
           value_parser = RangedU64ValueParser::<usize>::new()
               .range(MIN_SIZE as u64..=MAX_SIZE as u64))]
     size: usize,
-    /// Time limit in milliseconds: of the solver on each position, or of the engine on each
-    /// row with --engine.
+    /// Time limit in milliseconds: of the solver on each position; with --engine, the time
+    /// a move of each row, which the engine spends as the Gomocup brain spends a turn of
+    /// that many milliseconds (`INFO timeout_turn`: the turn less a safety margin).
     #[arg(long, value_name = "T", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..=MAX_MS))]
     ms: u64,
@@ -262,17 +263,10 @@ fn run_engine_suite(path: &Path, o: &Args, config: &Config) -> Result<(), String
     use wuzi::search::{mate_distance, Limits};
     let rows = load_rows(path, o)?;
     // A node budget (repeatable on a loaded machine) replaces the time limits.
-    let lim = match o.nodes {
-        Some(n) => Limits {
-            nodes: Some(n),
-            ..Limits::default()
-        },
-        None => Limits {
-            soft_time: Some(Duration::from_millis(o.ms * 6 / 10)),
-            hard_time: Some(Duration::from_millis(o.ms)),
-            ..Limits::default()
-        },
-    };
+    let budget = o.nodes.map(|n| Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    });
     let (mut good, mut total, mut hopeless) = (0, 0, 0);
     let mut times = Vec::new();
     for row in &rows {
@@ -287,6 +281,14 @@ fn run_engine_suite(path: &Path, o: &Args, config: &Config) -> Result<(), String
             eprintln!("{}: bad position", row.id);
             continue;
         }
+        // --ms: what the brain takes for a move at `timeout_turn` of that many milliseconds.
+        let lim = budget.clone().unwrap_or_else(|| {
+            Limits::for_turn(
+                o.ms,
+                row.moves.iter().filter(|p| !p.is_none()).count(),
+                15 * 15,
+            )
+        });
         let mut first_win = None;
         let t = Instant::now();
         let out = e.think(Level::Full, &lim, &mut |info| {
