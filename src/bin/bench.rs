@@ -6,15 +6,9 @@ use std::time::Duration;
 use wuzi::benchmark;
 use wuzi::engine::Config;
 
-/// `println!` that ends the bench quietly (status 141) when stdout's reader has gone, and
-/// names any other failure to write (status 1): the same lines as `wuzi`'s subcommands.
-macro_rules! say {
-    ($($arg:tt)*) => {
-        out::line(format_args!($($arg)*))
-    };
-}
-
-/// `wuzi`'s standard output, shared with the bench.
+/// `wuzi`'s standard output (`outln!`), shared with the bench: a closed stdout ends it
+/// quietly with status 141, any other failure to write is named (status 1).
+#[macro_use]
 #[path = "wuzi/out.rs"]
 mod out;
 
@@ -96,12 +90,12 @@ fn main() {
     #[cfg(not(feature = "tuning"))]
     let options = "";
     let depth = args.depth;
-    say!(
+    outln!(
         "wuzi bench: depth {depth}, {} thread(s), {} MB hash, evaluation {eval}{options}",
         config.threads,
         config.hash_mb,
     );
-    say!(
+    outln!(
         "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",
         "#",
         "nodes",
@@ -111,7 +105,7 @@ fn main() {
         "score"
     );
     let results = benchmark::run(depth, &config, &mut |i, r| {
-        say!(
+        outln!(
             "{:>3} {:>12} {:>10} {:>12} {:>6} {:>7}",
             i + 1,
             r.nodes,
@@ -123,11 +117,11 @@ fn main() {
     });
     let nodes: u64 = results.iter().map(|r| r.nodes).sum();
     let time: Duration = results.iter().map(|r| r.time).sum();
-    say!("total nodes : {nodes}");
-    say!("total time  : {} ms", time.as_millis());
-    say!(
+    outln!("total nodes : {nodes}");
+    outln!("total time  : {} ms", time.as_millis());
+    outln!(
         "nodes/s     : {}",
         (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
     );
-    say!("signature   : {:016x}", benchmark::signature(&results));
+    outln!("signature   : {:016x}", benchmark::signature(&results));
 }

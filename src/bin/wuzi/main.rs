@@ -9,22 +9,13 @@
 //! its doc comment is the help text) and `pub fn run(args: Args) -> ExitCode`, then a
 //! `mod NAME;`, a variant of [`Command`] and an arm in `main`.
 
-/// `println!` for everything a subcommand prints: a closed stdout ends the command quietly
-/// (`out::line`) instead of panicking.
-macro_rules! outln {
-    () => {
-        $crate::out::line(format_args!(""))
-    };
-    ($($arg:tt)*) => {
-        $crate::out::line(format_args!($($arg)*))
-    };
-}
+#[macro_use]
+mod out;
 
 mod datagen;
 mod db;
 mod features;
 mod openings;
-mod out;
 mod play;
 mod review;
 mod serve;

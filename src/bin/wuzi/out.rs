@@ -3,8 +3,21 @@
 //! status a shell gives a process ended by a closed pipe (128 + SIGPIPE), and says what
 //! failed when stdout cannot be written for any other reason (a full disk).
 //!
-//! Everything a subcommand prints goes through the `outln!` macro of `main.rs`, which calls
-//! [`line`], but `wuzi serve`'s address line: a server serves on without its stdout.
+//! Everything a subcommand prints goes through the `outln!` macro below, which calls
+//! [`line`], but `wuzi serve`'s address line: a server serves on without its stdout. The
+//! `bench` binary prints through them too (it includes this file).
+
+/// `println!` for everything a subcommand prints: a closed stdout ends the command quietly
+/// ([`line()`]) instead of panicking. The including crate declares this module
+/// `#[macro_use] mod out;` at its root, before the modules that print.
+macro_rules! outln {
+    () => {
+        $crate::out::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::out::line(format_args!($($arg)*))
+    };
+}
 
 use std::fmt;
 use std::io::{self, ErrorKind, Write};

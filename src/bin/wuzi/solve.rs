@@ -283,11 +283,8 @@ fn run_engine_suite(path: &Path, o: &Args, config: &Config) -> Result<(), String
         }
         // --ms: what the brain takes for a move at `timeout_turn` of that many milliseconds.
         let lim = budget.clone().unwrap_or_else(|| {
-            Limits::for_turn(
-                o.ms,
-                row.moves.iter().filter(|p| !p.is_none()).count(),
-                15 * 15,
-            )
+            let b = e.board();
+            Limits::for_turn(o.ms, b.stone_count(), b.size() * b.size())
         });
         let mut first_win = None;
         let t = Instant::now();
