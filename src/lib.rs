@@ -7,8 +7,8 @@
 //!    (lines of each board size), `zobrist` (hash keys), [`notation`] (`h8` and `x,y`),
 //!    `simd` (which kernel the CPU runs).
 //! 2. The board: `pattern` (line-pattern tables), `threat` (a cell's class from its four
-//!    patterns), [`board`] (line bitmasks, Zobrist hash, incremental patterns, make/undo),
-//!    `forbidden` (renju), `movegen` (move lists and generators).
+//!    patterns), [`board`] (line bitmasks, Zobrist hash, incremental patterns, make/undo,
+//!    renju's forbidden points), `movegen` (move lists and generators).
 //! 3. Evaluation: [`eval`] (static evaluation and move ordering, with their kernels; its
 //!    API is the choice of evaluation).
 //! 4. Search: [`search`] (iterative deepening, the node search, the threat-space solver,
@@ -59,7 +59,7 @@ pub mod notation;
 pub mod types;
 // Layer 2
 pub mod board;
-internal!(forbidden, movegen, pattern, threat);
+internal!(movegen, pattern, threat);
 // Layer 3
 pub mod eval;
 // Layer 4

@@ -12,6 +12,7 @@ use linekeys::{caro_edges, caro_key, table_key, KEY_ADD, KEY_SUB};
 
 mod check;
 mod five;
+mod forbidden;
 mod lean;
 mod linekeys;
 mod make;
@@ -19,6 +20,7 @@ mod near;
 mod probe;
 
 // The lean make's kernels, for the tests and benches that hold them to their scalar twin.
+pub use forbidden::CellSet;
 #[cfg(feature = "internals")]
 pub use lean::{line_threats_x8, line_threats_x8_scalar, line_threats_x8_with};
 use make::{Changed, UndoRec};

@@ -2,7 +2,7 @@
 //! recursive test (a three counts only if it can become a straight four whose completing
 //! point is not itself forbidden).
 
-use crate::board::Board;
+use super::Board;
 use crate::pattern::{is_straight_four, LineRule, Pattern};
 use crate::threat::Threat;
 use crate::types::{Color, Dir, Pos, Rule, CELLS};
