@@ -2,17 +2,22 @@
 //! callback. No I/O of its own except writing game records when the caller allows it.
 
 mod analysis;
+mod block;
+mod database;
+mod memory;
+mod opening;
+mod record;
+mod settings;
 
 use super::command::{parse_line, Command, ParseError};
 use super::report::{self, Detail};
-use super::setup::{moves_from_stones, Owner};
-use super::swap2::{decide, opening_three, Swap2Choice};
 use crate::engine::{Config, Engine, GameStatus, Level};
-use crate::record::{GameRecord, GameResult};
-use crate::search::solver::DEFAULT_TABLE_MB;
 use crate::search::timeman::TimeControl;
 use crate::search::{Info, Limits};
 use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
+use block::Block;
+pub use database::{DbChoice, DB_FILE};
+use memory::DEFAULT_HASH_MB;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
@@ -52,21 +57,6 @@ pub struct Options {
     pub db: DbChoice,
 }
 
-/// Where the brain keeps its position database.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum DbChoice {
-    /// No database.
-    #[default]
-    Off,
-    /// This file.
-    File(PathBuf),
-    /// [`DB_FILE`] in the folder of `INFO folder` (none if the manager sends no folder).
-    Folder,
-}
-
-/// The database's file name under `INFO folder` (`--db` without a file).
-pub const DB_FILE: &str = "wuzi.db";
-
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -81,14 +71,6 @@ impl Default for Options {
             db: DbChoice::Off,
         }
     }
-}
-
-/// The stones of a `BOARD`, `YXBOARD` or `SWAP2BOARD` block being read.
-struct Block {
-    kind: Command,
-    stones: Vec<(Pos, Option<i64>)>,
-    /// The first bad stone line, reported at `DONE`.
-    error: Option<String>,
 }
 
 /// One brain: the engine, the manager's settings and the protocol state.
@@ -118,22 +100,6 @@ pub struct Session {
 }
 
 type Out<'a> = &'a mut dyn FnMut(&str);
-
-/// Default transposition table size when the manager sets none (MB).
-const DEFAULT_HASH_MB: usize = 64;
-/// Memory of the brain besides its tables, with one search thread: 5.7 MB of peak RSS with
-/// 1 MB tables after short searches under every rule (a release build, 15x15 and 20x20).
-/// With it the least limit is 8 MB; at 8 MB (1 MB tables) the soak's highest peak was 7.8
-/// MB, over 100 engines and whole games on boards up to 22x22 under every rule (`soak
-/// --games 150 --max-memory 8 --max-memory 32 --max-memory 350`).
-const PROCESS_MB: usize = 6;
-/// Memory of each search thread after the first (move lists, solver tables): 1.8 MB of
-/// peak RSS measured.
-const THREAD_MB: usize = 2;
-/// The least transposition table.
-const MIN_HASH_MB: usize = 1;
-/// The least solver table of a thread.
-const MIN_SOLVER_MB: usize = 1;
 
 impl Session {
     /// A brain waiting for `START` (15x15 freestyle until told otherwise).
@@ -238,37 +204,6 @@ impl Session {
         }
     }
 
-    /// A line inside a stone block. Returns the parse result when the line is a command
-    /// that ends the block early (the block is dropped with an error).
-    fn block_line(
-        &mut self,
-        parsed: Result<Command, ParseError>,
-        line: &str,
-        out: Out,
-    ) -> Option<Result<Command, ParseError>> {
-        let block = self.block.as_mut()?;
-        match parsed {
-            Ok(Command::Stone(p, f)) => block.stones.push((p, f)),
-            Ok(Command::Done) => {
-                if let Some(b) = self.block.take() {
-                    if let Err(m) = self.finish_block(b, out) {
-                        out(&format!("ERROR {}", printable(&m)));
-                    }
-                }
-            }
-            Err(ParseError::Empty) => {}
-            Err(ParseError::Malformed(m)) if line.trim_start().starts_with(is_stone_start) => {
-                block.error.get_or_insert(m);
-            }
-            other => {
-                self.block = None;
-                out("ERROR stone block ended without DONE; position unchanged");
-                return Some(other);
-            }
-        }
-        None
-    }
-
     fn execute(&mut self, cmd: Command, out: Out) -> Result<Flow, String> {
         match cmd {
             Command::Start(n) => self.start(n, n, out)?,
@@ -289,11 +224,7 @@ impl Session {
             | Command::Block
             | Command::BlockUndo => {
                 self.need_game()?;
-                self.block = Some(Block {
-                    kind: cmd,
-                    stones: Vec::new(),
-                    error: None,
-                });
+                self.block = Some(Block::new(cmd));
             }
             Command::Done | Command::Stone(..) => {
                 return Err("stone lines and DONE belong inside a BOARD block".into())
@@ -530,259 +461,6 @@ impl Session {
         s.push('.');
         s
     }
-
-    fn finish_block(&mut self, block: Block, out: Out) -> Result<(), String> {
-        if let Some(e) = block.error {
-            return Err(format!("bad stone line: {e}; position unchanged"));
-        }
-        for &(p, _) in &block.stones {
-            let size = self.engine.board().size();
-            if !p.on_board(size) {
-                return Err(format!("stone {p} is off the {size}x{size} board"));
-            }
-        }
-        if block.kind == Command::Swap2Board {
-            return self.swap2(&block.stones, out);
-        }
-        if matches!(block.kind, Command::Block | Command::BlockUndo) {
-            let mut excluded = self.engine.excluded().to_vec();
-            for &(p, _) in &block.stones {
-                excluded.retain(|&q| q != p);
-                if block.kind == Command::Block {
-                    excluded.push(p);
-                }
-            }
-            self.engine.set_excluded(excluded);
-            return Ok(());
-        }
-        let mut stones = Vec::with_capacity(block.stones.len());
-        for &(p, f) in &block.stones {
-            let owner = f.and_then(Owner::from_field).ok_or_else(|| {
-                format!("stone {p} needs a field 1 (own), 2 (opponent) or 3 (marker)")
-            })?;
-            stones.push((p, owner));
-        }
-        let moves = moves_from_stones(&stones);
-        self.engine
-            .set_stones(&moves)
-            .map_err(|e| format!("{e}; position unchanged"))?;
-        self.own = Some(self.engine.board().to_move());
-        if block.kind == Command::Board {
-            self.reply_move(out)?;
-        }
-        Ok(())
-    }
-
-    fn swap2(&mut self, stones: &[(Pos, Option<i64>)], out: Out) -> Result<(), String> {
-        let moves: Vec<Pos> = stones.iter().map(|s| s.0).collect();
-        if ![0, 3, 5].contains(&moves.len()) {
-            return Err(format!(
-                "SWAP2BOARD takes 0, 3 or 5 stones, not {}",
-                moves.len()
-            ));
-        }
-        self.engine
-            .set_position(&moves)
-            .map_err(|e| format!("{e}; position unchanged"))?;
-        let limits = self.limits();
-        if moves.is_empty() {
-            let pending = self.pending_stops.clone();
-            let stopped = move || pending.load(Ordering::SeqCst) > 0;
-            let [a, b, c] = opening_three(&mut self.engine, &limits, &stopped);
-            out(&format!("{a} {b} {c}"));
-            return Ok(());
-        }
-        match decide(&mut self.engine, &limits) {
-            Swap2Choice::Swap => {
-                self.own = Some(Color::Black);
-                out("SWAP");
-            }
-            Swap2Choice::Move(p) => {
-                self.play_own(p)?;
-                out(&p.to_string());
-            }
-        }
-        Ok(())
-    }
-
-    fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let num = || -> Result<i64, String> {
-            value
-                .trim()
-                .parse::<i64>()
-                .map_err(|_| format!("INFO {key}: bad number '{value}'"))
-        };
-        match key {
-            "timeout_turn" => self.tc.turn_ms = Some(num()?),
-            "timeout_match" => self.tc.match_ms = Some(num()?),
-            "time_left" => self.tc.left_ms = Some(num()?),
-            "max_memory" => {
-                self.max_memory = Some(num()?).filter(|&m| m > 0).map(|m| m as u64);
-                self.apply_memory()?;
-            }
-            "hash_size" => {
-                self.hash_kb = Some(num()?).filter(|&k| k > 0).map(|k| k as u64);
-                self.apply_memory()?;
-            }
-            "thread_num" => {
-                let n = num()?.clamp(1, self.opts.threads_cap.max(1) as i64);
-                self.threads = n as usize;
-                self.apply_memory()?;
-            }
-            "max_node" => self.max_nodes = Some(num()?).filter(|&n| n > 0).map(|n| n as u64),
-            "max_depth" => {
-                self.max_depth = Some(num()?)
-                    .filter(|&d| d > 0)
-                    .map(|d| d.min(i32::MAX as i64) as i32)
-            }
-            "rule" => self.set_rule(num()?)?,
-            "show_detail" => self.detail = Detail::from_mask(num()?),
-            "folder" => {
-                self.folder = Some(value.trim())
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
-            }
-            // Accepted and not needed: game_type, caution_factor, pondering, evaluate, and
-            // any key we do not know (the protocol says to ignore those silently).
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn set_rule(&mut self, mask: i64) -> Result<(), String> {
-        let rule = u32::try_from(mask)
-            .ok()
-            .and_then(Rule::from_gomocup)
-            .ok_or_else(|| format!("INFO rule {mask} is not supported"))?;
-        // The stones stay; only the rule that judges them changes.
-        self.engine.set_rule(rule);
-        Ok(())
-    }
-
-    /// Table sizes and threads within `max_memory`: the requested `hash_size` (or the
-    /// default) and `thread_num`, at most the host's caps; under a memory limit the solver
-    /// tables get a quarter of what the process leaves and the transposition table the
-    /// rest, and threads go before the tables shrink below their least sizes. A limit below
-    /// what one thread and the least tables need is answered with an error, and the engine
-    /// plays on at those least sizes.
-    fn apply_memory(&mut self) -> Result<(), String> {
-        let want = self
-            .hash_kb
-            .map(|kb| (kb / 1024).max(1) as usize)
-            .unwrap_or(DEFAULT_HASH_MB)
-            .min(self.opts.hash_cap_mb)
-            .max(MIN_HASH_MB);
-        let Some(limit) = self.max_memory.map(|m| (m >> 20) as usize) else {
-            self.engine.set_threads(self.threads);
-            self.engine.set_hash_mb(want);
-            self.engine.set_solver_table_mb(DEFAULT_TABLE_MB);
-            return Ok(());
-        };
-        let room = limit.saturating_sub(PROCESS_MB);
-        // Each thread: its stacks and lists (the first one's are in PROCESS_MB) and its
-        // solver table; threads give way before the table shrinks below its least size.
-        let fits = |t: usize| t * MIN_SOLVER_MB + (t - 1) * THREAD_MB + MIN_HASH_MB <= room;
-        let threads = (1..=self.threads.max(1))
-            .take_while(|&t| fits(t))
-            .last()
-            .unwrap_or(1);
-        // A quarter of the room for the solver tables, the rest for the hash table.
-        let solver = (room / (4 * threads)).clamp(MIN_SOLVER_MB, DEFAULT_TABLE_MB);
-        let hash = room
-            .saturating_sub(threads * solver + (threads - 1) * THREAD_MB)
-            .clamp(MIN_HASH_MB, want);
-        self.engine.set_threads(threads);
-        self.engine.set_hash_mb(hash);
-        self.engine.set_solver_table_mb(solver);
-        let least = PROCESS_MB + MIN_SOLVER_MB + MIN_HASH_MB;
-        if limit < least {
-            return Err(format!(
-                "max_memory {limit} MB is below the {least} MB this engine needs; \
-                 it plays on with its least tables ({MIN_HASH_MB} MB each) and one thread"
-            ));
-        }
-        Ok(())
-    }
-
-    /// Opens the database the options name, once, before the first move (`INFO folder`
-    /// comes after the brain starts); a file that cannot be used is reported and the brain
-    /// plays on without it.
-    fn open_db(&mut self, out: Out) {
-        if self.db_tried {
-            return;
-        }
-        self.db_tried = true;
-        let path = match (&self.opts.db, &self.folder) {
-            (DbChoice::Off, _) => return,
-            (DbChoice::File(p), _) => p.clone(),
-            (DbChoice::Folder, Some(dir)) => dir.join(DB_FILE),
-            (DbChoice::Folder, None) => {
-                out("MESSAGE no INFO folder for the database: playing on without it");
-                return;
-            }
-        };
-        match crate::db::Db::open(&path) {
-            Ok(db) => self.engine.set_db(Some(db)),
-            Err(e) => out(&format!(
-                "MESSAGE {}",
-                printable(&format!("database {e}; playing on without it"))
-            )),
-        }
-    }
-
-    /// Shows what the database reported (as `MESSAGE` lines).
-    fn db_notes(&mut self, out: Out) {
-        for note in self.engine.take_db_notes() {
-            out(&format!("MESSAGE {}", printable(&note)));
-        }
-    }
-
-    /// Ends the game: learns from it if it has a known result and a database is open, and
-    /// writes it under `INFO folder` (if set, allowed, and the game has moves).
-    fn save_record(&mut self, out: Out) {
-        if self.started {
-            self.engine.learn_game();
-            self.db_notes(out);
-        }
-        let Some(dir) = self.folder.clone().filter(|_| self.opts.write_records) else {
-            return;
-        };
-        let board = self.engine.board();
-        if board.moves().is_empty() || !self.started {
-            return;
-        }
-        let mut rec = GameRecord::new(board.rule(), board.size());
-        rec.moves = board.moves().to_vec();
-        rec.result = GameResult::from_status(self.engine.status());
-        let (us, them) = ("wuzi".to_string(), "opponent".to_string());
-        (rec.black, rec.white) = match self.own {
-            Some(Color::White) => (them, us),
-            _ => (us, them),
-        };
-        self.saved_games += 1;
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        let name = format!(
-            "wuzi-{stamp}-{}-{}.txt",
-            std::process::id(),
-            self.saved_games
-        );
-        let path = dir.join(name);
-        if let Err(e) =
-            std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, rec.to_text()))
-        {
-            out(&format!(
-                "MESSAGE could not save the game to {}: {e}",
-                path.display()
-            ));
-        }
-    }
-}
-
-fn is_stone_start(c: char) -> bool {
-    c.is_ascii_digit() || c == '-'
 }
 
 /// Longest message of an `ERROR` or `UNKNOWN` answer, in characters: messages quote the
