@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use wuzi::engine::{clock_seed, parse_random_margin};
+use wuzi::engine::{clock_seed, random_margin, MAX_RANDOM_MARGIN};
 use wuzi::protocol::{DbChoice, Flow, Options, Session};
 
 /// How long `END` may wait for the main thread before the process exits anyway (the
@@ -45,12 +45,20 @@ struct Args {
     db: Option<Option<std::path::PathBuf>>,
 }
 
-/// A `--vary` margin as [`parse_random_margin`] reads it (`None`: off).
+/// A `--vary` margin (`None`: off).
 #[derive(Clone, Copy)]
 struct Margin(Option<i32>);
 
+/// Reads `--vary`: `0` or `off` (any case) for none, or 1 to [`MAX_RANDOM_MARGIN`].
 fn margin(s: &str) -> Result<Margin, String> {
-    parse_random_margin(s).map(Margin)
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(Margin(None));
+    }
+    s.parse::<i64>()
+        .ok()
+        .and_then(|n| random_margin(n).ok())
+        .map(Margin)
+        .ok_or_else(|| format!("wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not '{s}'"))
 }
 
 /// The session's settings from the command line: `--set key=value` (the keys of

@@ -69,7 +69,7 @@ pub fn judge(
 /// (near the stones already placed), never a five or a forbidden point.
 pub fn random_opening(size: usize, rule: Rule, rng: &mut Xoshiro256PlusPlus) -> Vec<Pos> {
     let n = MIN_OPENING + (rng.next_u64() % (MAX_OPENING - MIN_OPENING + 1) as u64) as usize;
-    let mut board = crate::Board::new(size, rule);
+    let mut board = crate::board::Board::new(size, rule);
     let c = size / 2;
     let span = (2 * OPENING_CENTRE + 1) as u64;
     let mut pick = |range: u64| (rng.next_u64() % range) as usize;

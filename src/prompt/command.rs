@@ -1,6 +1,6 @@
 //! The terminal prompt's command syntax: a line into a [`Cmd`], without a board.
 
-use crate::engine::{parse_random_margin, Level, MAX_RANDOM_MARGIN};
+use crate::engine::{random_margin, Level, MAX_RANDOM_MARGIN};
 use crate::review::{DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
 
@@ -245,13 +245,21 @@ fn parse_review_ms(s: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_vary(s: &str) -> Result<Option<i32>, String> {
-    parse_random_margin(s).map_err(|_| {
-        format!(
-            "vary wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not {}",
-            quote(s)
-        )
-    })
+/// A random-choice margin: `off` (any case) or 0 for none, else 1 to
+/// [`MAX_RANDOM_MARGIN`].
+pub fn parse_vary(s: &str) -> Result<Option<i32>, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    s.parse::<i64>()
+        .ok()
+        .and_then(|n| random_margin(n).ok())
+        .ok_or_else(|| {
+            format!(
+                "vary wants a margin from 0 to {MAX_RANDOM_MARGIN} or off, not {}",
+                quote(s)
+            )
+        })
 }
 
 fn need_file(s: &str, cmd: &str) -> Result<String, String> {
@@ -299,6 +307,22 @@ mod tests {
         for bad in ["review 0", "review soon", "review 99999999"] {
             let e = parse(bad).unwrap_err();
             assert!(e.contains("review wants milliseconds"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn vary_takes_off_or_a_margin() {
+        assert_eq!(parse_vary("off"), Ok(None));
+        assert_eq!(parse_vary("OFF"), Ok(None));
+        assert_eq!(parse_vary("0"), Ok(None));
+        assert_eq!(parse_vary("1"), Ok(Some(1)));
+        assert_eq!(parse_vary("300"), Ok(Some(MAX_RANDOM_MARGIN)));
+        for bad in ["301", "-1", "", "x", "3.5"] {
+            let e = parse_vary(bad).unwrap_err();
+            assert!(
+                e.contains("0 to 300") && e.contains(&format!("'{bad}'")),
+                "{e}"
+            );
         }
     }
 

@@ -16,7 +16,7 @@ mod think;
 pub mod verdict;
 pub mod view;
 
-use crate::engine::{clock_seed, Engine, GameStatus, Level};
+use crate::engine::{clock_seed, Engine, GameStatus, Level, DEFAULT_RANDOM_MARGIN};
 use crate::types::{Color, Pos, Rule};
 use command::{parse, Cmd, HELP, MAX_LINE};
 use input::{Input, Read};
@@ -73,19 +73,14 @@ impl Interrupt {
     }
 }
 
-/// The prompt's `vary` margin at start: a small one, so that a line that beat the engine once
-/// need not win again, at next to no cost in strength (root scores within 30 are about a
-/// tenth of an open three apart).
-pub const DEFAULT_VARY: i32 = 30;
-
 impl Prompt {
     /// A 15x15 freestyle game, human black, full strength at one second a move, varying
-    /// among near-equal moves ([`DEFAULT_VARY`]) with a seed from the clock.
+    /// among near-equal moves ([`DEFAULT_RANDOM_MARGIN`]) with a seed from the clock.
     pub fn new() -> Result<Prompt, String> {
         let mut engine = Engine::new(15, Rule::Freestyle).map_err(|e| e.to_string())?;
         engine.set_hash_mb(64);
         engine.set_seed(clock_seed());
-        engine.set_random_margin(Some(DEFAULT_VARY));
+        engine.set_random_margin(Some(DEFAULT_RANDOM_MARGIN));
         let interrupt = Interrupt {
             stop: engine.stop_flag(),
             thinking: Arc::new(AtomicBool::new(false)),

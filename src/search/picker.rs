@@ -4,7 +4,7 @@
 //! quiet nodes.
 use super::params::*;
 use super::*;
-use crate::Rule;
+use crate::types::Rule;
 
 impl Searcher<'_> {
     /// Fills `list` with the moves of this node, scored for ordering, in no particular order

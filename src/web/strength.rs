@@ -3,8 +3,7 @@
 //! [`Limits`].
 
 use super::json::Strength;
-use crate::engine::{parse_random_margin, Level, MAX_RANDOM_MARGIN};
-use crate::prompt::DEFAULT_VARY;
+use crate::engine::{random_margin, Level, DEFAULT_RANDOM_MARGIN, MAX_RANDOM_MARGIN};
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -14,7 +13,7 @@ pub fn default_strength() -> Strength {
         level: "full".into(),
         depth: None,
         time: 1.0,
-        vary: DEFAULT_VARY,
+        vary: DEFAULT_RANDOM_MARGIN,
         nodes: None,
     }
 }
@@ -53,7 +52,7 @@ pub fn check(s: &Strength) -> Result<Checked, String> {
             s.time
         ));
     }
-    let vary = parse_random_margin(&s.vary.to_string())
+    let vary = random_margin(s.vary.into())
         .map_err(|_| format!("vary wants 0 to {MAX_RANDOM_MARGIN}, not {}", s.vary))?;
     if s.nodes == Some(0) {
         return Err("a node budget must be at least 1".into());
@@ -85,7 +84,7 @@ mod tests {
     fn checks_like_the_prompt() {
         let ok = check(&default_strength()).unwrap();
         assert_eq!(ok.level, Level::Full);
-        assert_eq!(ok.vary, Some(DEFAULT_VARY));
+        assert_eq!(ok.vary, Some(DEFAULT_RANDOM_MARGIN));
         assert_eq!(ok.limits.hard_time, Some(Duration::from_secs(1)));
         let with = |f: &dyn Fn(&mut Strength)| {
             let mut s = default_strength();
