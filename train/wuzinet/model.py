@@ -39,7 +39,7 @@ VALUE_DIVISOR = 32.0  # v_in = (sum of the cells' activations) / this: a fixed s
 # The game's result alone: on the 2.6 M positions of s1 to s10, the built-in net trained on
 # for two epochs with LAMBDA 1.0 beat it by +30 Elo [+9, +51] at 20,000 nodes a move (800
 # games), 0.8 by +18 [-3, +39], 0.2 by -9 [-39, +22] (400); the held-out BCE against the
-# result fell in the same order (docs/strength.md, session 58). Until then 0.5: half the
+# result fell in the same order (f7180e2, docs/training.md). Until then 0.5: half the
 # result, half the search's score.
 LAMBDA = 1.0
 # An open three (several hundred) is then about a 70-80% position; a small edge (~100) 56%.

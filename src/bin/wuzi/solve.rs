@@ -3,8 +3,8 @@
 //! One position: `wuzi solve [--vct] [--rule R] [--size N] [--ms T | --nodes N] MOVES...`
 //! where MOVES are `x,y` points (black first, `pass` allowed) or one `h8h7j6` string.
 //! A suite: `wuzi solve [--vct] [--ms T | --nodes N] --suite FILE` runs every row of a
-//! `../shared/data`-style file and reports how often a win was found, the nodes, and the
-//! median and worst time.
+//! suite file (the .tsv format of `tests/data/`) and reports how often a win was found,
+//! the nodes, and the median and worst time.
 //! `--every N` takes every N-th row. `--engine` runs the whole engine (search with threat
 //! checks) at `--ms` per move instead: on `defend_vcf` rows it reports how often the chosen
 //! move is in the answer set, on `move` rows how often it chooses a move of the answer set
@@ -73,7 +73,8 @@ pub struct Args {
     #[arg(long, value_name = "D", default_value_t = 120, conflicts_with = "engine",
           value_parser = clap::value_parser!(u8).range(1..))]
     depth: u8,
-    /// Run every row of this suite file (a `../shared/data`-style .tsv) instead of one position.
+    /// Run every row of this suite file instead of one position: a .tsv such as those of
+    /// tests/data/tactics (the format: tests/data/README.md).
     #[arg(long, value_name = "FILE", conflicts_with = "moves")]
     suite: Option<PathBuf>,
     /// Take only every N-th row of the suite.
