@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, r in enumerate(rec):
         windows = r["windows"] if f.windows else None
         if "policy.window" in params and windows is None:
-            print("check_net.py: a version-6 or -7 net needs a version-3 feature file (window codes)",
+            print("check_net.py: a version-6 net needs a version-3 feature file (window codes)",
                   file=sys.stderr)
             return 2
         z, p_win, logits, probs = netfile.reference_forward(params, r["keys"], windows=windows)

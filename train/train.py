@@ -38,21 +38,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-validate", action="store_true", help="skip checking every record's contents")
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
-    ap.add_argument("--net-version", type=int, choices=(1, 4, 5, 6, 7), default=d.net_version,
-                    help="5: with a pair row per side; 6: version 5 and the policy's window "
-                         "term (version-3 feature files; the built-in nets); 7: version 6 and "
-                         "the policy's 3x3 convolution of the cells' vectors; 4: with the pair "
-                         "rows of both sides; 1: the direction keys alone")
+    ap.add_argument("--net-version", type=int, choices=(1, 6), default=d.net_version,
+                    help="6: with a pair row per side and the policy's window term (version-3 "
+                         "feature files; the built-in 15x15 nets); 1: the direction keys alone")
     ap.add_argument("--init", metavar="NET",
-                    help="start from this net file (its shape: hidden width) instead of "
-                         "random weights; a version-5 file starts a version-6 net with "
-                         "--net-version 6, a version-5 or -6 file a version-7 net with "
-                         "--net-version 7 (its convolution starting as the identity)")
+                    help="start from this net file (its version and hidden width) instead of "
+                         "random weights")
     ap.add_argument("--value-only", action="store_true",
                     help="train the value layers alone; the key vectors, the policy and its "
                          "window term stay as the --init net has them")
     ap.add_argument("--policy-only", action="store_true",
-                    help="train the policy alone (its weights, window term and convolution); "
+                    help="train the policy alone (its weights and window term); "
                          "the key vectors and the value layers stay as the --init net has them")
     a = ap.parse_args(argv)
     cfg = trainer.Config(

@@ -2,7 +2,7 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{Network, CONV_TAPS, FEATURES};
+use super::net::{Network, FEATURES};
 use crate::board::Board;
 use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos, CELLS, STRIDE};
@@ -274,30 +274,6 @@ impl Accumulator {
         super::net::clip(&self.sums_of_cells[me.index()][p.index()])
     }
 
-    /// The policy's input of the empty cell `p` on `board` with `me` to move: its clipped
-    /// vector, or with a net that convolves it (version 7), the convolution of the nine
-    /// cells' vectors around it (zero beyond the board).
-    #[inline]
-    pub fn policy_input(&self, net: &Network, board: &Board, me: Color, p: Pos) -> [i16; FEATURES] {
-        debug_assert_eq!(self.synced, board.records(), "the policy of a state not synced");
-        if !net.convolves() {
-            return self.cell(me, p);
-        }
-        static OFF_BOARD: [i16; FEATURES] = [0; FEATURES];
-        let sums = &self.sums_of_cells[me.index()];
-        let size = board.size() as isize;
-        let (x, y) = (p.x() as isize, p.y() as isize);
-        let square: [&[i16; FEATURES]; CONV_TAPS] = std::array::from_fn(|t| {
-            let (qx, qy) = (x + t as isize % 3 - 1, y + t as isize / 3 - 1);
-            if (0..size).contains(&qx) && (0..size).contains(&qy) {
-                &sums[Pos::new(qx as usize, qy as usize).index()]
-            } else {
-                &OFF_BOARD
-            }
-        });
-        net.convolve(self.kernel, square)
-    }
-
     /// The value logit for the side to move.
     pub fn value_logit(&self, net: &Network, board: &Board) -> f32 {
         debug_assert_eq!(self.synced, board.records(), "the value of a state not synced");
@@ -361,7 +337,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::{random_net, random_net4, random_net5, random_net6};
+    use crate::eval::net::{random_net, random_net6};
     use crate::movegen::{generate, GenKind, MoveList};
     use crate::types::Rule;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -378,7 +354,7 @@ mod tests {
     /// ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
-        let nets = [random_net(5), random_net4(6), random_net5(7), random_net6(8)]
+        let nets = [random_net(5), random_net6(6), random_net(7), random_net6(8)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut syncs, mut ahead) = (0, 0);

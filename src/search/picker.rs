@@ -96,10 +96,10 @@ impl Searcher<'_> {
         }
         if let (Some(acc), Some(net), true) = (&self.acc, self.shared.net, policy != 0) {
             // The net's policy logit is in units of 1/QUANT^2; a version-6 net adds its
-            // window term, and a version-7 net reads the cell's neighbourhood.
+            // window term.
             let unit = crate::eval::net::QUANT * crate::eval::net::QUANT;
             for m in list.as_mut_slice() {
-                let input = acc.policy_input(net, &self.board, me, m.pos);
+                let input = acc.cell(me, m.pos);
                 let logit = net.policy(&input) + net.window_logit(&self.board, m.pos, me);
                 m.score += (logit as i64 * policy as i64 / unit as i64) as i32;
             }

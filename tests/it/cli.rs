@@ -299,7 +299,7 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
 fn solve_engine_takes_an_evaluation() {
     // The engine on every 25th long win (three rows), with each evaluation: the summary
     // line counts the rows whatever the engine found.
-    for eval in ["default", "classical", "nets/freestyle15-gen1.wznet"] {
+    for eval in ["default", "classical", "nets/freestyle20-gen1.wznet"] {
         let out = run(
             WUZI,
             &[
@@ -525,11 +525,11 @@ fn the_prompt_game_takes_an_evaluation() {
 /// file that is not a net is refused with its name and the reason (exit 2).
 #[test]
 fn the_brain_takes_a_net_file_or_refuses_it() {
-    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle15-gen1.wznet");
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/freestyle20-gen1.wznet");
     let out = run(BRAIN, &["--eval", net], "ABOUT\nSTART 15\nBEGIN\nEND\n");
     assert!(out.status.success(), "{out:?}");
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("net dc04afb8cfb803d8"), "{stdout}");
+    assert!(stdout.contains("net 0431ab93470e19c2"), "{stdout}");
     assert!(stdout.lines().any(|l| l == "7,7"), "{stdout}");
     let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     let out = run(BRAIN, &["--eval", readme], "");

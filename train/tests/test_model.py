@@ -32,7 +32,7 @@ def test_gradient_check():
 
 def test_folded_is_the_same_function():
     torch.manual_seed(4)
-    net = model.WuziNet()
+    net = model.WuziNet(version=1)
     keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(64, 9, 4)[0]))
     opt = torch.optim.SGD(net.parameters(), lr=0.1)
     for _ in range(5):  # moves the weights and the running statistics
@@ -51,29 +51,34 @@ def test_folded_is_the_same_function():
     assert folded.value_norm.running_mean.abs().max() == 0 and folded.value_norm.eps == 0
 
 
-def net_outputs(net, keys):
+def net_outputs(net, keys, windows):
     with torch.no_grad():
-        return net(model.WuziNet.prepare_keys(torch.as_tensor(keys)))
+        return net(model.WuziNet.prepare_keys(torch.as_tensor(keys)), torch.as_tensor(windows).long())
 
 
 def test_stones_add_nothing_and_directions_are_symmetric():
     torch.manual_seed(2)
-    net = model.WuziNet().folded()
-    keys = torch.from_numpy(synthetic.make_records(6, 9, 2)[0])
-    z, logits = net_outputs(net, keys)
+    net = model.WuziNet()
+    with torch.no_grad():
+        net.window.uniform_(-0.5, 0.5)
+    net = net.folded()
+    keys_np = synthetic.make_records(6, 9, 2)[0]
+    keys = torch.from_numpy(keys_np)
+    windows = torch.from_numpy(synthetic.make_windows(keys_np, 2).astype(np.int64))
+    z, logits = net_outputs(net, keys, windows)
     # The four directions in another order: the same outputs.
-    z2, logits2 = net_outputs(net, keys[:, :, [2, 0, 3, 1]])
+    z2, logits2 = net_outputs(net, keys[:, :, [2, 0, 3, 1]], windows[:, :, [2, 0, 3, 1]])
     assert torch.allclose(z, z2, atol=1e-6) and torch.equal(torch.isinf(logits), torch.isinf(logits2))
     assert torch.allclose(logits[~torch.isinf(logits)], logits2[~torch.isinf(logits2)], atol=1e-6)
     # A board of stones but one empty cell: the value input is that cell's activation / 32.
     one = torch.full((1, 81, 4), 255, dtype=torch.uint8)
     one[0, 40] = torch.tensor([5, 17, 40, 100], dtype=torch.uint8)
-    # Its pair row: its own patterns 0, 1, 3, 8 give the pair (8, 3), 8 * 9 / 2 + 3 = 39,
-    # the other side's 5, 5, 4, 4 the pair (5, 5), 20: row 144 + 39 * 78 + 20 = 3206.
-    a = net.embedding.detach()[[5, 17, 40, 100, 3206]].sum(0).clamp(0, 1)
+    # Its pair rows: its own patterns 0, 1, 3, 8 give the pair (8, 3), 8 * 9 / 2 + 3 = 39,
+    # row 144 + 39; the other side's 5, 5, 4, 4 the pair (5, 5), 20, row 144 + 78 + 20.
+    a = net.embedding.detach()[[5, 17, 40, 100, 144 + 39, 144 + 78 + 20]].sum(0).clamp(0, 1)
     hidden = net.value1(a / model.VALUE_DIVISOR).clamp(0, 1)
     expected = net.value2(hidden).item()
-    z, logits = net_outputs(net, one)
+    z, logits = net_outputs(net, one, torch.zeros(1, 81, 4, dtype=torch.long))
     assert abs(z.item() - expected) < 1e-6
     assert torch.isinf(logits[0, :40]).all() and torch.isfinite(logits[0, 40])
     assert torch.softmax(logits, 1)[0, 40].item() == 1.0
@@ -97,9 +102,9 @@ def test_fake_quant_is_the_rounded_net():
     from wuzinet import netfile
 
     torch.manual_seed(6)
-    net = model.WuziNet().folded()
+    net = model.WuziNet(version=1).folded()
     keys = model.WuziNet.prepare_keys(torch.from_numpy(synthetic.make_records(8, 9, 6)[0]))
-    rounded = model.WuziNet()
+    rounded = model.WuziNet(version=1)
     netfile.load_into(rounded, netfile.quantised(netfile.params_of(net)))
     net.quant = netfile.QUANT
     with torch.no_grad():
@@ -110,59 +115,6 @@ def test_fake_quant_is_the_rounded_net():
     z, logits = net(keys)
     z.sum().backward()
     assert net.embedding.grad is not None and net.embedding.grad.abs().sum() > 0
-
-
-def test_version_7_convolves_the_policy_input():
-    from wuzinet import netfile
-
-    torch.manual_seed(7)
-    keys_np = synthetic.make_records(6, 9, 7)[0]
-    keys = model.WuziNet.prepare_keys(torch.from_numpy(keys_np))
-    windows = torch.from_numpy(synthetic.make_windows(keys_np, 7).astype(np.int64))
-    six = model.WuziNet(version=6)
-    with torch.no_grad():
-        six.window.uniform_(-0.5, 0.5)
-    six = six.folded()
-    seven = model.WuziNet(version=7)
-    netfile.load_into(seven, netfile.params_of(six))
-    # A version-6 file starts a version-7 net at the identity: the same function.
-    with torch.no_grad():
-        for a, b in zip(six(keys, windows), seven(keys, windows)):
-            assert torch.allclose(a, b, atol=1e-6)
-        # A kernel reading only the cell to the left (x - 1): a cell's policy input is its
-        # left neighbour's vector (zero on the first column).
-        seven.conv_weight.zero_()
-        seven.conv_weight[:, 1, 0] = 1.0
-        a = seven.cells(keys)
-        y = seven.convolved(a).reshape(6, 9, 9, -1)
-        grid = a.reshape(6, 9, 9, -1)
-        assert torch.equal(y[:, :, 1:], grid[:, :, :-1]) and torch.all(y[:, :, 0] == 0)
-        # And one reading the cell below (y + 1): zero on the last row.
-        seven.conv_weight.zero_()
-        seven.conv_weight[:, 2, 1] = 1.0
-        y = seven.convolved(a).reshape(6, 9, 9, -1)
-        assert torch.equal(y[:, :-1], grid[:, 1:]) and torch.all(y[:, -1] == 0)
-        # The value does not read the convolution.
-        z1, _ = seven(keys, windows)
-        z0, _ = six(keys, windows)
-        assert torch.allclose(z0, z1, atol=1e-6)
-    # Quantised training sees the inference's net: rounded kernel and bias, the convolved
-    # vectors rounded down to 1/64.
-    with torch.no_grad():
-        seven.conv_weight.uniform_(-0.3, 0.6)
-        seven.conv_bias.uniform_(-0.1, 0.1)
-    rounded = model.WuziNet(version=7)
-    netfile.load_into(rounded, netfile.quantised(netfile.params_of(seven)))
-    rounded.quant = seven.quant = netfile.QUANT
-    with torch.no_grad():
-        y = rounded.convolved(rounded.cells(keys))
-        assert torch.equal(y * 64, torch.round(y * 64))
-        for a, b in zip(seven(keys, windows), rounded(keys, windows)):
-            assert torch.allclose(a, b, atol=1e-5)
-    # Straight through: the gradient reaches the kernel (eval mode: the folded value input).
-    _, logits = seven(keys, windows)
-    logits.masked_fill(torch.isinf(logits), 0).sum().backward()
-    assert seven.conv_weight.grad.abs().sum() > 0 and seven.conv_bias.grad.abs().sum() > 0
 
 
 def test_top_k_hits_ranks_the_best_move():

@@ -12,13 +12,11 @@ from wuzinet.netfile import NetFileError
 
 F, H = 32, 16
 # Rows of the table and the magic, per version.
-VERSIONS = {1: (144, b"WUZINET1"), 4: (6228, b"WUZINET4"), 5: (300, b"WUZINET5"),
-            6: (300, b"WUZINET6"), 7: (300, b"WUZINET7")}
+VERSIONS = {1: (144, b"WUZINET1"), 6: (300, b"WUZINET6")}
 
 
-def floats_of(k, windows=False, conv=False):
-    return (k * F + H * F + H + H + 1 + F + 1 + (netfile.WINDOW_CODES if windows else 0)
-            + (10 * F if conv else 0))
+def floats_of(k, windows=False):
+    return k * F + H * F + H + H + 1 + F + 1 + (netfile.WINDOW_CODES if windows else 0)
 
 
 def synthetic_inputs(n, size, seed):
@@ -27,7 +25,7 @@ def synthetic_inputs(n, size, seed):
     return keys, synthetic.make_windows(keys, seed)
 
 
-def trained_like_net(seed=3, version=4):
+def trained_like_net(seed=3, version=6):
     torch.manual_seed(seed)
     net = model.WuziNet(version=version)
     with torch.no_grad():
@@ -36,16 +34,16 @@ def trained_like_net(seed=3, version=4):
     return net.folded()
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6, 7])
+@pytest.mark.parametrize("version", [1, 6])
 def test_layout(tmp_path, version):
     K, magic = VERSIONS[version]
-    FLOATS = floats_of(K, version >= 6, version == 7)
+    FLOATS = floats_of(K, version == 6)
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
     digest = netfile.write_net(path, netfile.params_of(net))
     data = path.read_bytes()
     assert len(digest) == 64
-    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version >= 6, version == 7)
+    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version == 6)
     assert data[:8] == magic
     assert struct.unpack_from("<III", data, 8) == (K, F, H)
     assert struct.unpack_from("<I", data, len(data) - 4)[0] == 0xC0FFEE
@@ -65,19 +63,13 @@ def test_layout(tmp_path, version):
     o += F
     assert floats[o] == net.policy.bias.item()
     o += 1
-    if version >= 6:
+    if version == 6:
         assert np.array_equal(floats[o : o + netfile.WINDOW_CODES], net.window.detach().numpy())
         o += netfile.WINDOW_CODES
-    if version == 7:
-        # The kernels, lane by lane, each row by row (y), then the biases.
-        assert np.array_equal(floats[o : o + 9 * F], net.conv_weight.detach().numpy().reshape(-1))
-        o += 9 * F
-        assert np.array_equal(floats[o : o + F], net.conv_bias.detach().numpy())
-        o += F
     assert o == FLOATS
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6, 7])
+@pytest.mark.parametrize("version", [1, 6])
 def test_round_trip(tmp_path, version):
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
@@ -107,8 +99,8 @@ def test_malformed(tmp_path):
         (good + b"\0", "bytes, expected"),
         (good[:-4] + struct.pack("<I", 0xBEEF), "trailer"),
         (good[:8] + struct.pack("<I", 145) + good[12:], "expected"),
-        # A version-1 magic on a version-4 table.
-        (b"WUZINET1" + good[8:], "K=6228, expected 144"),
+        # A version-1 magic on a version-6 table.
+        (b"WUZINET1" + good[8:], "K=300, expected 144"),
         (good[:10], "too short"),
     ]
     for data, message in cases:
@@ -118,60 +110,39 @@ def test_malformed(tmp_path):
     params["value1.bias"][3] = np.nan
     with pytest.raises(NetFileError, match="not finite"):
         netfile.to_bytes(params)
-    params = netfile.params_of(trained_like_net())
+    # Version 1 sums five rows, version 6 six: its limit is lower.
+    params = netfile.params_of(trained_like_net(version=1))
     params["embedding"][7, 3] = 101.5
     with pytest.raises(NetFileError, match="beyond the inference"):
         netfile.to_bytes(params)
     params["embedding"][7, 3] = -101.3
     netfile.to_bytes(params)
-    # Version 5 sums six rows: its limit is lower.
-    five = netfile.params_of(trained_like_net(version=5))
-    five["embedding"][7, 3] = 90.0
+    six = netfile.params_of(trained_like_net(version=6))
+    six["embedding"][7, 3] = 90.0
     with pytest.raises(NetFileError, match="beyond the inference's 84.3"):
-        netfile.to_bytes(five)
+        netfile.to_bytes(six)
+    six["embedding"][7, 3] = 1.0
     params["policy.weight"][0] = 200.0
     with pytest.raises(NetFileError, match="policy.weight"):
         netfile.to_bytes(params)
-    # Version 6: the window entries have their own limit (i16 at 1/1024), and a window
-    # table goes with version 5's rows only.
-    six = netfile.params_of(trained_like_net(version=6))
+    # The window entries have their own limit (i16 at 1/1024), and a window table goes with
+    # version 6's rows only, and version 6's rows with a window table.
     six["policy.window"][5] = 31.5
     with pytest.raises(NetFileError, match="policy.window: a weight of 31.5, beyond the inference's 31.0"):
         netfile.to_bytes(six)
     six["policy.window"][5] = 30.5
     good6 = netfile.to_bytes(six)
     with pytest.raises(NetFileError, match="bytes, expected"):
-        netfile.from_bytes(b"WUZINET5" + good6[8:])
-    with pytest.raises(NetFileError, match="bytes, expected"):
         netfile.from_bytes(good6[:-8] + good6[-4:])
     q6 = netfile.quantised(six)
     assert np.array_equal(q6["policy.window"] * 1024, np.round(q6["policy.window"] * 1024))
-    four = netfile.params_of(trained_like_net(version=4))
-    four["policy.window"] = six["policy.window"]
-    with pytest.raises(NetFileError, match="a version-6 net has 300"):
-        netfile.to_bytes(four)
-    # Version 7: the convolution's kernel and bias have limits of their own (i16 at 1/64,
-    # a sane bias), and the convolution goes with the window table only.
-    seven = netfile.params_of(trained_like_net(version=7))
-    seven["policy.conv.weight"][2, 1, 0] = 511.5
-    with pytest.raises(NetFileError, match="policy.conv.weight: a weight of 511.5"):
-        netfile.to_bytes(seven)
-    seven["policy.conv.weight"][2, 1, 0] = -510.5
-    seven["policy.conv.bias"][4] = 1000.5
-    with pytest.raises(NetFileError, match="policy.conv.bias"):
-        netfile.to_bytes(seven)
-    seven["policy.conv.bias"][4] = 0.25
-    good7 = netfile.to_bytes(seven)
-    assert netfile.from_bytes(good7)["policy.conv.weight"][2, 1, 0] == -510.5
-    with pytest.raises(NetFileError, match="bytes, expected"):
-        netfile.from_bytes(b"WUZINET6" + good7[8:])
-    five["policy.conv.weight"], five["policy.conv.bias"] = seven["policy.conv.weight"], seven["policy.conv.bias"]
-    five["embedding"][7, 3] = 1.0
-    with pytest.raises(NetFileError, match="a version-7 net has both"):
-        netfile.to_bytes(five)
-    q7 = netfile.quantised(seven)
-    assert np.array_equal(q7["policy.conv.weight"] * 64, np.round(q7["policy.conv.weight"] * 64))
-    assert np.array_equal(q7["policy.conv.bias"] * 4096, np.round(q7["policy.conv.bias"] * 4096))
+    params["policy.weight"][0] = 0.5
+    params["policy.window"] = six["policy.window"]
+    with pytest.raises(NetFileError, match="a version-6 net has 300 rows and the window table"):
+        netfile.to_bytes(params)
+    del six["policy.window"]
+    with pytest.raises(NetFileError, match="without policy.window"):
+        netfile.to_bytes(six)
     q = netfile.quantised(netfile.params_of(trained_like_net()))
     assert np.array_equal(q["embedding"] * 64, np.round(q["embedding"] * 64))
     assert np.array_equal(q["value1.weight"], netfile.params_of(trained_like_net())["value1.weight"])
@@ -180,7 +151,7 @@ def test_malformed(tmp_path):
         netfile.params_of(model.WuziNet())
 
 
-@pytest.mark.parametrize("version", [1, 4, 5, 6, 7])
+@pytest.mark.parametrize("version", [1, 6])
 def test_reference_forward_matches_model(version):
     net = trained_like_net(5, version)
     params = netfile.params_of(net)
@@ -208,7 +179,7 @@ def test_check_net_cli(tmp_path, capsys):
     netfile.write_net(net, netfile.params_of(trained_like_net()))
     k, b, s, r = synthetic.make_records(4, 9, 0)
     data = tmp_path / "d.wzf"
-    features.write_features(data, 9, k, b, s, r)
+    features.write_features(data, 9, k, b, s, r, windows=synthetic.make_windows(k, 0))
     assert check_net.main(["--net", str(net), "--data", str(data), "--records", "3"]) == 0
     out = capsys.readouterr().out
     assert out.count("record ") == 3 and "3 records: value loss" in out
@@ -218,15 +189,16 @@ def test_check_net_cli(tmp_path, capsys):
 
 def window_net_bytes(version):
     """A net file of the dropped versions 2 and 3 as the trainer wrote them: a fifth header
-    word W (7381) and the window table W[W][F] right after E."""
+    word W (7381) and the window table W[W][F] right after E; the later dropped versions
+    under the same bytes (refused by their magic all the same)."""
     w, K = 7381, 144
     floats = K * F + w * F + H * F + H + H + 1 + F + 1
     return (struct.pack("<8sIIII", b"WUZINET%d" % version, K, F, H, w)
             + np.zeros(floats, dtype="<f4").tobytes() + struct.pack("<I", 0xC0FFEE))
 
 
-@pytest.mark.parametrize("version", [2, 3])
-def test_window_nets_are_refused(tmp_path, capsys, version):
+@pytest.mark.parametrize("version", [2, 3, 4, 5, 7])
+def test_dropped_versions_are_refused(tmp_path, capsys, version):
     import sys
     from pathlib import Path
 
@@ -235,7 +207,7 @@ def test_window_nets_are_refused(tmp_path, capsys, version):
 
     data = window_net_bytes(version)
     assert len(data) == 965_540
-    message = rf"magic b'WUZINET{version}', expected b'WUZINET1' \(version {version}, a window net, is no longer read"
+    message = rf"magic b'WUZINET{version}', expected b'WUZINET1' or b'WUZINET6' \(version {version} is no longer read"
     with pytest.raises(NetFileError, match=message):
         netfile.from_bytes(data)
     # The command line says so, without a traceback.
@@ -244,4 +216,4 @@ def test_window_nets_are_refused(tmp_path, capsys, version):
     k, b, s, r = synthetic.make_records(2, 9, 0)
     features.write_features(tmp_path / "d.wzf", 9, k, b, s, r)
     assert check_net.main(["--net", str(net), "--data", str(tmp_path / "d.wzf")]) == 2
-    assert "a window net, is no longer read" in capsys.readouterr().err
+    assert f"version {version} is no longer read" in capsys.readouterr().err

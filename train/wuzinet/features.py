@@ -7,7 +7,7 @@ the four direction keys of every cell (row-major, ``y*S + x``; for an empty cell
 cell (u16, 0 to 6560, the input of a version-6 net's policy window term; 0 for a stone);
 u16 best move, i16 score, i8 result, u8 reserved. See docs/training.md.
 
-Version 1 is version 3 without the window codes: read, for nets of versions 1, 4 and 5.
+Version 1 is version 3 without the window codes: read, for version-1 nets.
 Version 2 (``WUZIFEA2``) added other window rows for the dropped window nets; this reader
 refuses it.
 """

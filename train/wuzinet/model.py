@@ -1,13 +1,12 @@
 """The network (the Rust inference computes the same; docs/training.md).
 
 Per empty cell c and direction d the key ``own*12 + opp`` picks a row of one embedding
-table E shared by the four directions; ``h_c = sum_d E[key(c, d)]``. A version-4 net adds
-a row per cell that sees across the directions: with ``own`` the pair of the two strongest
-patterns the side to move would make at c (of its four, ``pair(a, b) = a (a + 1) / 2 + b``
-for ``a >= b``, 78 pairs) and ``opp`` the other side's, row ``144 + own * 78 + opp``; so E
-has 6,228 rows (144 in version 1). A version-5 net adds two rows instead, one per side:
-``144 + own`` and ``144 + 78 + opp`` (300 rows). ``a_c = clamp(h_c, 0, 1)``. Stones
-contribute nothing. A version-6 net is version 5 plus the policy's window term below.
+table E shared by the four directions; ``h_c = sum_d E[key(c, d)]``. A version-6 net adds
+two rows per cell that see across the directions: with ``own`` the pair of the two
+strongest patterns the side to move would make at c (of its four,
+``pair(a, b) = a (a + 1) / 2 + b`` for ``a >= b``, 78 pairs) and ``opp`` the other side's,
+rows ``144 + own`` and ``144 + 78 + opp``; so E has 300 rows (144 in version 1).
+``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing.
 
 - Value: ``v_in = sum_c a_c / 32``, Linear(32 -> 16), clamp(0, 1), Linear(16 -> 1): a logit
   z, P(side to move wins) = sigmoid(z).
@@ -20,7 +19,6 @@ contribute nothing. A version-6 net is version 5 plus the policy's window term b
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import torch
@@ -29,7 +27,7 @@ from torch import nn
 
 from .features import KEYS, OCCUPIED, PATTERNS, WINDOW_CODES
 # wuzi keeps a version-6 net's window entries as i16 at this many units per 1.0.
-from .netfile import CONV, WINDOW_QUANT
+from .netfile import WINDOW_QUANT
 
 FEATURES = 32  # F: lanes of a cell's feature vector
 HIDDEN = 16  # H: the value head's hidden layer
@@ -50,15 +48,11 @@ POLICY_WEIGHT = 1.0
 PAD = KEYS  # the index a stone's key 255 is mapped to: a row of zeros
 # Pairs of patterns (a >= b) of one side.
 PAIRS = PATTERNS * (PATTERNS + 1) // 2  # 78
-# Rows of a version-4 net's table: the keys, then a row per pair of the side to move and
-# pair of the other side.
-COMBO_ROWS = KEYS + PAIRS * PAIRS  # 6228
-# Rows of a version-5 net's table: the keys, a row per pair of the side to move, a row per
+# Rows of a version-6 net's table: the keys, a row per pair of the side to move, a row per
 # pair of the other side.
 SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
-# The rows of the table of each version the trainer makes (version 6: version 5's rows and
-# the policy's window table).
-VERSION_ROWS = {1: KEYS, 4: COMBO_ROWS, 5: SPLIT_ROWS, 6: SPLIT_ROWS, 7: SPLIT_ROWS}
+# The rows of the table of each version the trainer makes.
+VERSION_ROWS = {1: KEYS, 6: SPLIT_ROWS}
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
@@ -71,18 +65,8 @@ def pair_index(p: torch.Tensor) -> torch.Tensor:
     return a * (a + 1) // 2 + b
 
 
-def combo_rows(idx: torch.Tensor) -> torch.Tensor:
-    """Prepared keys [..., 4] -> the pair row [..., 1] of each cell, as an index of the
-    gather table (the table with the zero row at ``PAD``: pair rows from PAD + 1); PAD for
-    a stone."""
-    stone = idx[..., :1] == PAD
-    k = idx.clamp(max=KEYS - 1)
-    row = pair_index(k // PATTERNS) * PAIRS + pair_index(k % PATTERNS)
-    return torch.where(stone, PAD, PAD + 1 + row.unsqueeze(-1))
-
-
 def split_rows(idx: torch.Tensor) -> torch.Tensor:
-    """Prepared keys [..., 4] -> the version-5 rows [..., 2] of each cell (the side to
+    """Prepared keys [..., 4] -> the version-6 rows [..., 2] of each cell (the side to
     move's pair, the other side's), as indices of the gather table (pair rows from
     PAD + 1); PAD for a stone."""
     stone = idx[..., :1] == PAD
@@ -156,14 +140,13 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    """``version``: 4 (the pair rows of both sides), 5 (a pair row per side), 6 (version 5
-    and the policy's window term), 7 (version 6 and the policy's convolution) or 1 (the
-    direction keys alone)."""
+    """``version``: 6 (a pair row per side and the policy's window term) or 1 (the direction
+    keys alone)."""
 
-    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, version: int = 4) -> None:
+    def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, version: int = 6) -> None:
         super().__init__()
         if version not in VERSION_ROWS:
-            raise ValueError(f"net version {version}: the trainer makes versions 1, 4, 5 and 6")
+            raise ValueError(f"net version {version}: the trainer makes versions 1 and 6")
         self.version = version
         self.embedding = nn.Parameter(torch.empty(VERSION_ROWS[version], features))
         # Training only: the value input normalised per lane (batch statistics while
@@ -176,14 +159,7 @@ class WuziNet(nn.Module):
         self.value2 = nn.Linear(hidden, 1)
         self.policy = nn.Linear(features, 1)
         # Version 6: the policy's window term, starting at zero (it refines the cell's logit).
-        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version >= 6 else None
-        # Version 7: the policy's convolution, a 3x3 kernel per lane and a bias, starting as
-        # the identity (the policy then starts as version 6's).
-        self.conv_weight = self.conv_bias = None
-        if version == 7:
-            self.conv_weight = nn.Parameter(torch.empty(features, CONV, CONV))
-            self.conv_bias = nn.Parameter(torch.empty(features))
-            self.reset_convolution()
+        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version == 6 else None
         # While set, the key vectors and policy weights are rounded as the inference
         # rounds them (the trainer's last epochs, the evaluation of those nets).
         self.quant: int | None = None
@@ -201,14 +177,6 @@ class WuziNet(nn.Module):
             self.value1.bias.fill_(0.5)  # hidden units start inside the clamp
         self.value2.reset_parameters()
         self.policy.reset_parameters()
-
-    @torch.no_grad()
-    def reset_convolution(self) -> None:
-        """Version 7: the policy's convolution to the identity (each lane's kernel 1 at its
-        centre, the bias 0), so that the policy is version 6's."""
-        self.conv_weight.zero_()
-        self.conv_weight[:, CONV // 2, CONV // 2] = 1.0
-        self.conv_bias.zero_()
 
     @torch.no_grad()
     def folded(self) -> "WuziNet":
@@ -239,30 +207,12 @@ class WuziNet(nn.Module):
         e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
         # The PAD index (a stone) picks this zero row: stones contribute nothing.
         table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
-        if self.version == 4:
-            idx = torch.cat([idx, combo_rows(idx)], dim=-1)
-        elif self.version in (5, 6, 7):
+        if self.version == 6:
             idx = torch.cat([idx, split_rows(idx)], dim=-1)
         h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
-        # Versions 4 and 5 train with the leaky backward (the same forward); version 1 kept
-        # the plain clamp, so that its committed nets are retrained to the same bytes.
+        # Version 6 trains with the leaky backward (the same forward); version 1 keeps the
+        # plain clamp, so that its committed nets are retrained to the same bytes.
         return h.clamp(0.0, 1.0) if self.version == 1 else LeakyClamp.apply(h)
-
-    def convolved(self, a: torch.Tensor) -> torch.Tensor:
-        """Version 7: the policy's input [B, N, F] from the cells' activations ``a`` (zero at
-        stones): each lane convolved with its 3x3 kernel over the board (zero beyond it),
-        plus its bias, clipped to [0, 1]; quantised, rounded down to 1/QUANT as wuzi does."""
-        b, n, f = a.shape
-        s = math.isqrt(n)
-        k, bias = self.conv_weight, self.conv_bias
-        if self.quant:
-            k, bias = fake_quant(k, self.quant), fake_quant(bias, self.quant * self.quant)
-        x = a.transpose(1, 2).reshape(b, f, s, s)
-        y = F.conv2d(x, k.unsqueeze(1), bias, padding=CONV // 2, groups=f)
-        y = LeakyClamp.apply(y.reshape(b, f, n).transpose(1, 2))
-        if self.quant:
-            y = y + (torch.floor(y * self.quant) / self.quant - y).detach()
-        return y
 
     def forward(self, idx: torch.Tensor, windows: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """Returns (value logits [B], policy logits [B, S*S] with stones at -inf).
@@ -272,8 +222,7 @@ class WuziNet(nn.Module):
         v = LeakyClamp.apply(self.value1(v))
         z = self.value2(v).squeeze(-1)
         w = fake_quant(self.policy.weight, self.quant) if self.quant else self.policy.weight
-        logits = F.linear(self.convolved(a) if self.conv_weight is not None else a, w,
-                          self.policy.bias).squeeze(-1)
+        logits = F.linear(a, w, self.policy.bias).squeeze(-1)
         if self.window is not None:
             if windows is None:
                 raise ValueError("a version-6 net needs the window codes (version-3 feature files)")

@@ -28,7 +28,7 @@ class Config:
     # Train the value layers alone: the key vectors, the policy and its window term stay as
     # the ``init`` net has them (which needs ``init``).
     value_only: bool = False
-    # Train the policy alone (its weights, window term and convolution): the key vectors and
+    # Train the policy alone (its weights and window term): the key vectors and
     # the value layers stay as the ``init`` net has them (which needs ``init``).
     policy_only: bool = False
     weight_decay: float = 1e-4
@@ -40,15 +40,12 @@ class Config:
     policy_weight: float = model.POLICY_WEIGHT
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
-    # 5: a pair row per side (model.split_rows; the built-in 15x15 freestyle net); 6: version
-    # 5 and the policy's window term (needs version-3 feature files); 4: the pair rows of
-    # both sides (model.combo_rows); 1: the direction keys alone (the built-in renju and
-    # 20x20 nets).
-    net_version: int = 5
+    # 6: a pair row per side (model.split_rows) and the policy's window term (needs
+    # version-3 feature files; the built-in 15x15 nets); 1: the direction keys alone (the
+    # built-in 20x20 net).
+    net_version: int = 6
     # A net file to start from instead of random weights (its shape decides the net's:
-    # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule; a
-    # version-5 file starts a version-6 net when ``net_version`` is 6 (its window term at
-    # zero).
+    # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
     init: str | None = None
 
 
@@ -147,12 +144,7 @@ def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
     rows = len(params["embedding"])
-    if "policy.conv.weight" in params or (rows == model.SPLIT_ROWS and cfg.net_version == 7):
-        out.net_version = 7
-    elif "policy.window" in params or (rows == model.SPLIT_ROWS and cfg.net_version == 6):
-        out.net_version = 6
-    else:
-        out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
+    out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
     return out
 
 
@@ -182,7 +174,7 @@ def inputs(data: Data, idx: torch.Tensor) -> torch.Tensor:
 
 def window_codes(data: Data, idx: torch.Tensor, cfg: Config) -> torch.Tensor | None:
     """The window codes of the records ``idx`` for a version-6 net (else None)."""
-    return data.windows[idx].long() if cfg.net_version >= 6 else None
+    return data.windows[idx].long() if cfg.net_version == 6 else None
 
 
 def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
@@ -292,7 +284,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         except (netfile.NetFileError, OSError) as e:
             raise InitError(str(e)) from e
         cfg = shape_of(params, cfg)
-    if cfg.net_version >= 6 and data.windows is None:
+    if cfg.net_version == 6 and data.windows is None:
         raise DataError(f"a version-{cfg.net_version} net trains on version-3 feature files (with window codes); "
                         "these are version 1: write them again with `wuzi features`")
     net = new_net(cfg)
@@ -302,8 +294,6 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     policy_params = list(net.policy.parameters())
     if net.window is not None:
         policy_params.append(net.window)
-    if net.conv_weight is not None:
-        policy_params += [net.conv_weight, net.conv_bias]
     # A rate of zero holds a group (AdamW's decay is scaled by the rate too).
     frozen = cfg.value_only or cfg.policy_only
     groups = [{"params": [net.embedding], "lr": 0.0 if frozen else cfg.lr},
@@ -369,8 +359,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     # rounded as the inference rounds them (what the last epochs trained, if any did).
     exported = new_net(cfg)
     netfile.load_into(exported, netfile.quantised(netfile.params_of(net.folded())))
-    # Rounding the rounded weights changes nothing; a version-7 net's convolved vectors are
-    # then rounded down as the inference rounds them.
+    # Rounding the rounded weights changes nothing.
     exported.quant = netfile.QUANT
     held_q = evaluate(exported, data, held_idx, cfg)
     log(

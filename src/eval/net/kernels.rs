@@ -1,8 +1,8 @@
-//! The accumulator's kernels: a cell's sum of rows, the change of a cell's sum with its
-//! clipped vector's share of the board sum, and a version-7 net's convolution of the
-//! policy's input, each with AVX2 and its portable (scalar) twin giving the same bits.
+//! The accumulator's kernels: a cell's sum of rows, and the change of a cell's sum with its
+//! clipped vector's share of the board sum, each with AVX2 and its portable (scalar) twin
+//! giving the same bits.
 
-use super::{clip, Conv, CONV_TAPS, FEATURES, QUANT};
+use super::{clip, FEATURES, QUANT};
 use crate::simd::Kernel;
 
 /// The unclipped sum of `N` vectors.
@@ -180,82 +180,4 @@ unsafe fn change_avx2<const N: usize>(
         }
         store_and_account(kp.add(half), sp.add(2 * half), k0, k1);
     }
-}
-
-/// A version-7 net's convolution of the nine cells' unclipped sums `sums`
-/// ([`super::Network::convolve`]).
-#[inline(always)]
-pub(super) fn convolve(
-    kernel: Kernel,
-    conv: &Conv,
-    sums: [&[i16; FEATURES]; CONV_TAPS],
-) -> [i16; FEATURES] {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
-        Kernel::Avx2 => unsafe { convolve_avx2(conv, sums) },
-        _ => convolve_scalar(conv, sums),
-    }
-}
-
-/// The portable definition of [`convolve`]: per lane, the bias plus each tap's weight times
-/// its cell's clipped lane, shifted down to 1/[`QUANT`] (rounding toward minus infinity)
-/// and clipped. The sums are exact in i32 (a tap's product is at most `QUANT * 2^15`).
-pub(super) fn convolve_scalar(conv: &Conv, sums: [&[i16; FEATURES]; CONV_TAPS]) -> [i16; FEATURES] {
-    let mut acc = conv.bias;
-    for (sum, weights) in sums.iter().zip(&conv.kernel) {
-        let cell = clip(sum);
-        for i in 0..FEATURES {
-            acc[i] += cell[i] as i32 * weights[i] as i32;
-        }
-    }
-    acc.map(|a| (a >> QUANT.trailing_zeros()).clamp(0, QUANT) as i16)
-}
-
-/// [`convolve_scalar`] with AVX2, 16 lanes at a time: two taps' clipped lanes interleaved
-/// with their two weights, so that `madd` gives each lane's two products summed in i32.
-/// The interleave takes lanes 0-3 and 8-11 of a half to the first word and 4-7 and 12-15 to
-/// the second (the bias is loaded in that order), and the final `packs` puts them back.
-/// Integer sums, so the order of the additions changes nothing.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn convolve_avx2(conv: &Conv, sums: [&[i16; FEATURES]; CONV_TAPS]) -> [i16; FEATURES] {
-    use std::arch::x86_64::*;
-    let mut out = [0i16; FEATURES];
-    let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QUANT as i16));
-    let clip = |x| _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
-    let shift = _mm_cvtsi32_si128(QUANT.trailing_zeros() as i32);
-    for half in 0..2 {
-        // SAFETY: every row is 32 i16 lanes (two unaligned 256-bit halves), the bias 32 i32
-        // lanes (four); `out` likewise; all in bounds.
-        let load =
-            |r: &[i16; FEATURES]| _mm256_loadu_si256((r.as_ptr() as *const __m256i).add(half));
-        let b = (conv.bias.as_ptr() as *const __m256i).add(2 * half);
-        let (b0, b1) = (_mm256_loadu_si256(b), _mm256_loadu_si256(b.add(1)));
-        let mut lo = _mm256_permute2x128_si256::<0x20>(b0, b1);
-        let mut hi = _mm256_permute2x128_si256::<0x31>(b0, b1);
-        let mut tap = |c0, c1, w0, w1| {
-            lo = _mm256_add_epi32(
-                lo,
-                _mm256_madd_epi16(_mm256_unpacklo_epi16(c0, c1), _mm256_unpacklo_epi16(w0, w1)),
-            );
-            hi = _mm256_add_epi32(
-                hi,
-                _mm256_madd_epi16(_mm256_unpackhi_epi16(c0, c1), _mm256_unpackhi_epi16(w0, w1)),
-            );
-        };
-        for t in (0..CONV_TAPS - 1).step_by(2) {
-            tap(
-                clip(load(sums[t])),
-                clip(load(sums[t + 1])),
-                load(&conv.kernel[t]),
-                load(&conv.kernel[t + 1]),
-            );
-        }
-        let last = CONV_TAPS - 1;
-        tap(clip(load(sums[last])), zero, load(&conv.kernel[last]), zero);
-        let y = _mm256_packs_epi32(_mm256_sra_epi32(lo, shift), _mm256_sra_epi32(hi, shift));
-        _mm256_storeu_si256((out.as_mut_ptr() as *mut __m256i).add(half), clip(y));
-    }
-    out
 }

@@ -4,31 +4,27 @@
 //! For the side to move, each empty cell has four keys, one per direction: the line pattern
 //! the side to move would make there times [`PATTERNS`] plus the other side's (the keys of
 //! `datagen::features`). A key selects a learned vector of [`FEATURES`] lanes, shared by the
-//! four directions. A version-4 net adds a vector that sees across the directions, selected
-//! by the two strongest patterns the side to move would make at the cell (of its four) and
-//! the other side's two ([`pair_row`]); a version-5 net adds two, one selected by each
-//! side's pair ([`split_rows`]). A cell's vector is the sum of its four (to six), clipped
-//! to `[0, 1]`. The board sum of the cell vectors, divided by [`VALUE_DIVISOR`],
-//! goes through a layer of clipped units ([`HIDDEN`] in the nets built in; a file says how
-//! many) to one logit: the side to move's winning chances. A cell's vector dotted with one
-//! weight vector is its policy logit: how likely the move is best.
+//! four directions. A version-6 net adds two vectors that see across the directions, one
+//! selected by the two strongest patterns the side to move would make at the cell (of its
+//! four), one by the other side's two ([`split_rows`]). A cell's vector is the sum of its
+//! four (or six), clipped to `[0, 1]`. The board sum of the cell vectors, divided by
+//! [`VALUE_DIVISOR`], goes through a layer of clipped units ([`HIDDEN`] in the nets built
+//! in; a file says how many) to one logit: the side to move's winning chances. A cell's
+//! vector dotted with one weight vector is its policy logit: how likely the move is best.
 //!
 //! Quantised at load: the key vectors as `i16` in units of 1/[`QUANT`], so a clipped cell
 //! vector is an integer from 0 to [`QUANT`] per lane and the board sum is exact in `i32`;
 //! the policy weights likewise. The last layers run in `f32`, lane by lane in a fixed order,
 //! so every kernel gives the same bits.
 //!
-//! A version-6 net is a version-5 net whose policy also has a window term: a learned
-//! scalar per line window ([`Board::window_code`]: the eight cells within four steps of the
-//! cell along a direction, each empty, the side to move's or not), one table shared by the
-//! four directions, the four entries added to the cell's policy logit. It changes nothing
-//! else: no accumulator, four table reads per move the search orders.
+//! A version-6 net's policy also has a window term: a learned scalar per line window
+//! ([`Board::window_code`]: the eight cells within four steps of the cell along a
+//! direction, each empty, the side to move's or not), one table shared by the four
+//! directions, the four entries added to the cell's policy logit. It needs no accumulator:
+//! four table reads per move the search orders.
 //!
-//! A version-7 net is a version-6 net whose policy reads, instead of the cell's vector,
-//! that vector's neighbourhood: each lane of the nine cells' vectors around it (zero
-//! beyond the board and at stones) weighed by a learned 3x3 kernel, plus a bias, clipped
-//! ([`Network::convolve`]). The value is version 6's; the convolution runs only for the
-//! moves the search orders, from the accumulator's vectors.
+//! Versions 2 to 5 and 7 are not read: no built-in net uses them (nets/README.md, retired
+//! nets).
 
 use crate::board::Board;
 use crate::simd::Kernel;
@@ -39,30 +35,16 @@ mod kernels;
 mod pairs;
 
 use kernels::{change_rows, set_row, sum_rows};
-use pairs::{key_pairs, merge_row, split_merge};
-pub use pairs::{pair_row, split_rows};
+pub use pairs::split_rows;
+use pairs::{key_pairs, split_merge};
 
 /// The first bytes of a version-1 net file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"WUZINET1";
-/// The first bytes of a version-4 net file: version 1's layout with the pair rows added to
-/// the key table. (Versions 2 and 3, the window nets, were dropped.)
-pub const MAGIC4: [u8; 8] = *b"WUZINET4";
-/// The first bytes of a version-5 net file: version 1's layout with a row per pair of the
-/// side to move and a row per pair of the other side added to the key table.
-pub const MAGIC5: [u8; 8] = *b"WUZINET5";
-/// The first bytes of a version-6 net file: version 5's layout with the policy's window
-/// table ([`WINDOW_CODES`] weights) after the policy bias.
+/// The first bytes of a version-6 net file: version 1's layout with a row per pair of the
+/// side to move and a row per pair of the other side added to the key table
+/// ([`ROWS6`] rows), and the policy's window table ([`WINDOW_CODES`] weights) after the
+/// policy bias.
 pub const MAGIC6: [u8; 8] = *b"WUZINET6";
-/// The first bytes of a version-7 net file: version 6's layout with the policy's
-/// convolution (a 3x3 kernel per lane, row by row, then a bias per lane) after the window
-/// table.
-pub const MAGIC7: [u8; 8] = *b"WUZINET7";
-/// The cells a version-7 net's convolution reads: the 3x3 square around a cell, row by
-/// row (the rows along y), as the file orders each lane's kernel.
-pub const CONV_TAPS: usize = 9;
-/// The largest bias of a version-7 net's convolution a file may have (the trainer's limit;
-/// trained biases stay far inside).
-const CONV_BIAS_LIMIT: f32 = 1000.0;
 pub use crate::board::WINDOW_CODES;
 /// Fixed-point scale of a version-6 net's window entries (`i16`): 1.0 is this many units, a
 /// quarter of the policy logit's unit (`QUANT * QUANT`), so that an entry may reach 32;
@@ -74,12 +56,9 @@ pub const PATTERNS: usize = 12;
 pub const KEYS: usize = PATTERNS * PATTERNS;
 /// Pairs `(a, b)` of one side's patterns with `a >= b`.
 pub const PAIRS: usize = PATTERNS * (PATTERNS + 1) / 2;
-/// Rows of a version-4 net's table: the keys, then a row per pair of the side to move and
-/// pair of the other side ([`pair_row`]).
-pub const ROWS4: usize = KEYS + PAIRS * PAIRS;
-/// Rows of a version-5 net's table: the keys, the side to move's pairs, the other side's
+/// Rows of a version-6 net's table: the keys, the side to move's pairs, the other side's
 /// pairs ([`split_rows`]).
-pub const ROWS5: usize = KEYS + 2 * PAIRS;
+pub const ROWS6: usize = KEYS + 2 * PAIRS;
 /// Lanes of a cell's vector.
 pub const FEATURES: usize = 32;
 /// Units of the value's hidden layer in the nets built in (and the trainer's default); a
@@ -100,11 +79,11 @@ const TRAILER: u32 = 0x00C0_FFEE;
 /// A net file that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
-    /// It does not start with [`MAGIC`], [`MAGIC4`], [`MAGIC5`], [`MAGIC6`] or [`MAGIC7`].
-    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET4, WUZINET5, WUZINET6 or WUZINET7)")]
+    /// It does not start with [`MAGIC`] or [`MAGIC6`].
+    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1 or WUZINET6)")]
     Magic,
     /// Its shape is not its version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS4} (version 4) or {ROWS5} (versions 5 to 7), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1) or {ROWS6} (version 6), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -139,9 +118,7 @@ pub enum NetError {
 enum Pairs {
     /// Version 1: nothing.
     None,
-    /// Version 4: the row of both sides' pairs ([`pair_row`]).
-    Joint,
-    /// Version 5: a row of the side to move's pair and a row of the other side's
+    /// Version 6: a row of the side to move's pair and a row of the other side's
     /// ([`split_rows`]).
     Split,
 }
@@ -151,52 +128,40 @@ impl Pairs {
     const fn rows(self) -> usize {
         match self {
             Pairs::None => KEYS,
-            Pairs::Joint => ROWS4,
-            Pairs::Split => ROWS5,
+            Pairs::Split => ROWS6,
         }
     }
 }
 
 /// A version of the net file: what a cell adds to its key rows, and whether the policy
-/// has the window table and the convolution.
+/// has the window table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Format {
     version: u32,
     magic: [u8; 8],
     pairs: Pairs,
     windows: bool,
-    conv: bool,
 }
 
 impl Format {
     /// Every version wuzi reads.
-    const ALL: [Format; 5] = [
-        Format::new(1, MAGIC, Pairs::None, false, false),
-        Format::new(4, MAGIC4, Pairs::Joint, false, false),
-        Format::new(5, MAGIC5, Pairs::Split, false, false),
-        Format::new(6, MAGIC6, Pairs::Split, true, false),
-        Format::new(7, MAGIC7, Pairs::Split, true, true),
+    const ALL: [Format; 2] = [
+        Format::new(1, MAGIC, Pairs::None, false),
+        Format::new(6, MAGIC6, Pairs::Split, true),
     ];
 
-    const fn new(version: u32, magic: [u8; 8], pairs: Pairs, windows: bool, conv: bool) -> Format {
+    const fn new(version: u32, magic: [u8; 8], pairs: Pairs, windows: bool) -> Format {
         Format {
             version,
             magic,
             pairs,
             windows,
-            conv,
         }
     }
 
     /// Bytes of a file of this version with `hidden` units.
     const fn bytes(self, hidden: usize) -> usize {
-        file_bytes(self.pairs.rows(), hidden)
-            + if self.windows { 4 * WINDOW_CODES } else { 0 }
-            + if self.conv {
-                4 * (CONV_TAPS + 1) * FEATURES
-            } else {
-                0
-            }
+        file_bytes(self.pairs.rows(), hidden) + if self.windows { 4 * WINDOW_CODES } else { 0 }
     }
 }
 
@@ -204,8 +169,7 @@ impl Format {
 #[derive(Clone, Debug)]
 pub struct Network {
     /// Per key, its vector in units of 1/[`QUANT`]; row [`KEYS`] is zero, for occupied
-    /// cells; in a version-4 or -5 net the pair rows follow it ([`pair_row`],
-    /// [`split_rows`]).
+    /// cells; in a version-6 net the pair rows follow it ([`split_rows`]).
     embed: Vec<[i16; FEATURES]>,
     /// The file's version: what a cell adds beyond its keys, and whether the policy has
     /// the window table (`window`).
@@ -223,21 +187,11 @@ pub struct Network {
     /// [`Board::window_code`] (a fixed length, so that a code, reduced modulo it, needs no
     /// bounds check); `None` in the other versions.
     window: Option<Box<[i16; WINDOW_CODES]>>,
-    /// A version-7 net's convolution of the policy's input; `None` in the other versions.
-    conv: Option<Box<Conv>>,
     /// FNV-1a hash of the file's bytes: names the net in the bench output and `ABOUT`.
     hash: u64,
 }
 
-/// A version-7 net's convolution: per tap of the 3x3 square ([`CONV_TAPS`], row by row),
-/// each lane's weight in units of 1/[`QUANT`]; per lane a bias in units of 1/[`QUANT`]^2.
-#[derive(Clone, Debug)]
-struct Conv {
-    kernel: [[i16; FEATURES]; CONV_TAPS],
-    bias: [i32; FEATURES],
-}
-
-/// Bytes of a file with `rows` table rows ([`KEYS`], [`ROWS4`] or [`ROWS5`]) and `hidden`
+/// Bytes of a file with `rows` table rows ([`KEYS`] or [`ROWS6`]) and `hidden`
 /// units: magic, three shape words, the weights, the trailer (a version-6 file has
 /// [`WINDOW_CODES`] weights more).
 pub const fn file_bytes(rows: usize, hidden: usize) -> usize {
@@ -304,7 +258,7 @@ impl Network {
             (at - n, s)
         };
         // The summed vectors (four keys and the pairs) and the activation must stay inside
-        // i16: five of them in the versions before 5 (their files were read so).
+        // i16: six of them with the pair rows, five in version 1 (its files are read so).
         let summed = if pairs == Pairs::Split { 6 } else { 5 };
         let limit = i16::MAX as f32 / (summed * QUANT) as f32 - 1.0;
         // Weights `s` from the file's weight `base` on, in units of 1/`scale`, each at most
@@ -356,33 +310,6 @@ impl Network {
         } else {
             None
         };
-        let conv = if format.conv {
-            // The file holds each lane's kernel, row by row; the inference reads tap-major.
-            let (base, k) = take(FEATURES * CONV_TAPS);
-            let k = quant_at(base, k, QUANT, i16::MAX as f32 / QUANT as f32 - 1.0)?;
-            let mut conv = Box::new(Conv {
-                kernel: [[0; FEATURES]; CONV_TAPS],
-                bias: [0; FEATURES],
-            });
-            for (i, lane) in k.chunks_exact(CONV_TAPS).enumerate() {
-                for (t, &w) in lane.iter().enumerate() {
-                    conv.kernel[t][i] = w;
-                }
-            }
-            let (base, b) = take(FEATURES);
-            for (i, &v) in b.iter().enumerate() {
-                if v.abs() > CONV_BIAS_LIMIT {
-                    return Err(NetError::Weight {
-                        index: base + i,
-                        value: v,
-                    });
-                }
-                conv.bias[i] = (v * (QUANT * QUANT) as f32).round() as i32;
-            }
-            Some(conv)
-        } else {
-            None
-        };
         Ok(Network {
             embed,
             format,
@@ -393,7 +320,6 @@ impl Network {
             policy_w,
             policy_b,
             window,
-            conv,
             hash: crate::zobrist::fnv1a(bytes.iter().copied()),
         })
     }
@@ -414,9 +340,8 @@ impl Network {
         }
     }
 
-    /// The net file's version: 1, 4 with the pair rows of both sides, 5 with a pair row of
-    /// each side, 6 with version 5's rows and the policy's window term, 7 with version 6's
-    /// and the policy's convolution.
+    /// The net file's version: 1, or 6 with a pair row of each side and the policy's window
+    /// term.
     pub fn version(&self) -> u32 {
         self.format.version
     }
@@ -446,7 +371,6 @@ impl Network {
         };
         match pairs {
             Pairs::None => sum_rows(kernel, [k0, k1, k2, k3]),
-            Pairs::Joint => sum_rows(kernel, [k0, k1, k2, k3, &self.embed[pair_row(keys)]]),
             Pairs::Split => {
                 let [own, other] = split_rows(keys).map(|r| &self.embed[r]);
                 sum_rows(kernel, [k0, k1, k2, k3, own, other])
@@ -469,11 +393,11 @@ impl Network {
 
     /// One key of a cell changed: its keys were `old` and are `new`, which differ along
     /// direction `d` alone (an empty cell's keys, below [`KEYS`]). Updates its sum `s` (the
-    /// key's row, and in a version-4 or -5 net the pair rows that changed) and adds the
-    /// change of its clipped vector to the board sum `sum`.
+    /// key's row, and in a version-6 net the pair rows that changed) and adds the change of
+    /// its clipped vector to the board sum `sum`.
     ///
-    /// A version-4 or -5 net computes the old pair rows again rather than keeping each
-    /// cell's (kept in the accumulator it cost a version-1 search 4% under callgrind), but
+    /// A version-6 net computes the old pair rows again rather than keeping each cell's
+    /// (kept in the accumulator they cost a version-1 search 4% more instructions), but
     /// only the half of them that the change touches: the pairs of the two directions with
     /// `d`.
     #[inline(always)]
@@ -495,15 +419,7 @@ impl Network {
         let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
         let f = (d & 2) ^ 2;
         let rest = key_pairs(old[f], old[f + 1]);
-        if self.format.pairs == Pairs::Joint {
-            let (p0, p1) = (merge_row(h0, rest), merge_row(h1, rest));
-            if p0 != p1 {
-                let (p0, p1) = (&self.embed[p0], &self.embed[p1]);
-                return change_rows(kernel, s, sum, [k0, p0], [k1, p1]);
-            }
-            return change_rows(kernel, s, sum, [k0], [k1]);
-        }
-        // Version 5: each side's pair row, where it changed.
+        // Each side's pair row, where it changed.
         let ([o0, t0], [o1, t1]) = (split_merge(h0, rest), split_merge(h1, rest));
         let row = |r: usize| &self.embed[r];
         match (o0 != o1, t0 != t1) {
@@ -598,27 +514,6 @@ impl Network {
         self.value_logit(&self.board_sum(crate::simd::best(), board))
     }
 
-    /// Whether the policy reads the cells' vectors convolved ([`Network::convolve`]): a
-    /// version-7 net.
-    #[inline(always)]
-    pub fn convolves(&self) -> bool {
-        self.conv.is_some()
-    }
-
-    /// A version-7 net's policy input of a cell, from the unclipped sums of the nine cells
-    /// of the 3x3 square around it, row by row (zero beyond the board and at stones): lane
-    /// by lane, the bias plus the kernel's weighted sum of the cells' clipped vectors, in
-    /// units of 1/[`QUANT`]^2, rounded down to 1/[`QUANT`] and clipped to `[0, QUANT]`.
-    /// Without the convolution, the centre's clipped vector. Both kernels give the same
-    /// bits ([`kernels::convolve`]).
-    #[inline]
-    pub fn convolve(&self, kernel: Kernel, sums: [&[i16; FEATURES]; CONV_TAPS]) -> [i16; FEATURES] {
-        match &self.conv {
-            Some(conv) => kernels::convolve(kernel, conv, sums),
-            None => clip(sums[CONV_TAPS / 2]),
-        }
-    }
-
     /// The policy logit of a cell's clipped vector, in units of 1/[`QUANT`]^2 (the bias
     /// included, rounded).
     pub fn policy(&self, cell: &[i16; FEATURES]) -> i32 {
@@ -679,8 +574,8 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 }
 
 /// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests
-/// and tools; the trainer writes the same format): version 4 if there are [`WEIGHTS4`] of
-/// them, version 5 if [`WEIGHTS5`], version 6 if [`WEIGHTS6`], else version 1.
+/// and tools; the trainer writes the same format): version 6 if there are [`WEIGHTS6`] of
+/// them, else version 1.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     file_of_width(weights, HIDDEN)
@@ -708,33 +603,14 @@ pub fn file_of_width(weights: &[f32], hidden: usize) -> Vec<u8> {
 /// Weights of a version-1 file of [`HIDDEN`] units.
 #[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
-/// Weights of a version-4 file of [`HIDDEN`] units.
-#[cfg(any(test, feature = "internals"))]
-pub const WEIGHTS4: usize = (file_bytes(ROWS4, HIDDEN) - 24) / 4;
-/// Weights of a version-5 file of [`HIDDEN`] units.
-#[cfg(any(test, feature = "internals"))]
-pub const WEIGHTS5: usize = (file_bytes(ROWS5, HIDDEN) - 24) / 4;
-
 /// Weights of a version-6 file of [`HIDDEN`] units.
 #[cfg(any(test, feature = "internals"))]
-pub const WEIGHTS6: usize = WEIGHTS5 + WINDOW_CODES;
+pub const WEIGHTS6: usize = (file_bytes(ROWS6, HIDDEN) - 24) / 4 + WINDOW_CODES;
 
 /// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS)
-}
-
-/// A version-4 net file of random weights in [-0.5, 0.5) (for tests).
-#[cfg(test)]
-pub(crate) fn random_net4(seed: u64) -> Vec<u8> {
-    random_file(seed, WEIGHTS4)
-}
-
-/// A version-5 net file of random weights in [-0.5, 0.5) (for tests).
-#[cfg(test)]
-pub(crate) fn random_net5(seed: u64) -> Vec<u8> {
-    random_file(seed, WEIGHTS5)
 }
 
 /// A version-6 net file of random weights in [-0.5, 0.5) (for tests).

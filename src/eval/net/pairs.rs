@@ -1,37 +1,16 @@
-//! The pair rows of version-4 and -5 nets: which rows of the table a cell adds beyond its
-//! four keys, chosen by the two strongest patterns each side would make at the cell.
+//! The pair rows of version-6 nets: which rows of the table a cell adds beyond its four
+//! keys, chosen by the two strongest patterns each side would make at the cell.
+//!
+//! By tables: both sides' pairs of two directions' keys ([`KEY_PAIRS`]), then the pair of
+//! two such pairs ([`MERGE`]), each indexed by two bytes: fewer instructions a node than
+//! minima and maxima, or than tables packed to the keys and pairs that occur (callgrind).
 
 use super::{KEYS, PAIRS, PATTERNS};
-
-/// The pair row of a cell of keys `keys` in a version-4 net's table (as [`super::Network`] keeps
-/// it, with the zero row at [`KEYS`]): for each side, the two strongest of its four
-/// patterns `a >= b` give its pair `a (a + 1) / 2 + b`; the side to move's pair `own` and
-/// the other side's `other` give the row `KEYS + 1 + own * PAIRS + other`. The keys are
-/// those of an empty cell (below [`KEYS`]).
-///
-/// By tables: both sides' pairs of two directions' keys ([`KEY_PAIRS`]), then the pair of
-/// two such pairs ([`MERGE`]), each indexed by two bytes. Under callgrind (100,000 nodes of
-/// the session-34 position) a version-4 search took 1.540e9 instructions with a network of
-/// minima and maxima here, 1.419e9 with tables of pattern pairs, 1.299e9 with these tables
-/// packed to the keys and pairs that occur (41 kB and 6 kB; an index clamped or checked),
-/// 1.247e9 with these (cachegrind: 0.4e6 more first-level cache misses of 28.8e6); a
-/// version-1 search 1.081e9.
-#[inline(always)]
-pub fn pair_row(keys: [u8; 4]) -> usize {
-    merge_row(key_pairs(keys[0], keys[1]), key_pairs(keys[2], keys[3]))
-}
 
 /// Both sides' pairs of the keys `k` and `l` of two directions ([`KEY_PAIRS`]).
 #[inline(always)]
 pub(super) fn key_pairs(k: u8, l: u8) -> [u8; 2] {
     KEY_PAIRS[k as usize][l as usize]
-}
-
-/// The pair row of a cell whose directions' keys give the pairs `x` and `y` ([`key_pairs`]
-/// of two directions each).
-#[inline(always)]
-pub(super) fn merge_row(x: [u8; 2], y: [u8; 2]) -> usize {
-    KEYS + 1 + merge(x[0], y[0]) * PAIRS + merge(x[1], y[1])
 }
 
 /// The pair of the two strongest patterns of one side's pairs `a` and `b` ([`MERGE`]).
@@ -40,16 +19,17 @@ fn merge(a: u8, b: u8) -> usize {
     MERGE[a as usize][b as usize] as usize
 }
 
-/// The rows of a cell of keys `keys` in a version-5 net's table (as [`super::Network`] keeps it,
-/// with the zero row at [`KEYS`]): the side to move's pair `own` (the two strongest of its
-/// four patterns, as in [`pair_row`]) gives the row `KEYS + 1 + own`, the other side's pair
-/// `other` the row `KEYS + 1 + PAIRS + other`. The keys are those of an empty cell.
+/// The rows of a cell of keys `keys` in a version-6 net's table (as [`super::Network`]
+/// keeps it, with the zero row at [`KEYS`]): for each side, the two strongest of its four
+/// patterns `a >= b` give its pair `a (a + 1) / 2 + b`; the side to move's pair `own` gives
+/// the row `KEYS + 1 + own`, the other side's pair `other` the row
+/// `KEYS + 1 + PAIRS + other`. The keys are those of an empty cell (below [`KEYS`]).
 #[inline(always)]
 pub fn split_rows(keys: [u8; 4]) -> [usize; 2] {
     split_merge(key_pairs(keys[0], keys[1]), key_pairs(keys[2], keys[3]))
 }
 
-/// The version-5 rows ([`split_rows`]) of a cell whose directions' keys give the pairs `x`
+/// The rows ([`split_rows`]) of a cell whose directions' keys give the pairs `x`
 /// and `y` ([`key_pairs`] of two directions each).
 #[inline(always)]
 pub(super) fn split_merge(x: [u8; 2], y: [u8; 2]) -> [usize; 2] {
