@@ -28,9 +28,8 @@ pub const PROVEN_LOSS_PENALTY: i32 = 10_000;
 /// per game more won than lost: a sixth of an open three's worth (about 300), so a single
 /// game reorders only moves the search finds nearly equal. The bonus makes the engine play
 /// again a move that won where another search would pick a different near-equal move:
-/// without it, in the first learning match of docs/strength.md (session 32), the learner
-/// left 71 of the 134 lines it had won when it met them again, and lost or drew 11 of
-/// those, against an opponent that repeats itself.
+/// without it, against an opponent that repeats itself, the learner left about half the
+/// lines it had won when it met them again (docs/strength.md, learning matches).
 pub const OUTCOME_STEP: i32 = 50;
 /// Most penalty or bonus game statistics alone give a move: less than an open three, so
 /// statistics never outweigh a tactical difference the search sees.

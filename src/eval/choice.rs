@@ -8,27 +8,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
-/// The built-in net of 15x15 freestyle and standard (`nets/`, with its provenance in
-/// `nets/README.md`): a version-6 net, `freestyle15-window-s8` (built in before it) trained
-/// on for two epochs on `train/data/freestyle15-*-s1` to `-s10` with the value's target the
-/// game's result alone (the trainer's `LAMBDA` 1.0, where its ancestors had half the
-/// result and half the search's score). Against `freestyle15-window-s8` (docs/strength.md,
-/// session 58; both colours of balanced openings): +30 Elo [+9, +51] over 800 games at
-/// 20,000 nodes a move, +68 [+38, +98] over 400 at 100 ms a move. An ancestor,
-/// trained on freestyle games alone as it is, beat the classical evaluation under standard
-/// too (session 33): +79 Elo over 400 games; it is not measured under standard itself.
+/// The built-in net of 15x15 freestyle and standard: `nets/freestyle15-results.wznet`, a
+/// version-6 net (its provenance and its results against the nets before it:
+/// `nets/README.md`). It was trained on freestyle games alone; under standard it plays
+/// unmeasured, as an ancestor beat the classical evaluation there.
 pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-results.wznet");
-/// The built-in net of 15x15 renju: `freestyle15-window` (version 6, built in for
-/// freestyle before [`BUILTIN_NET`]) trained on for four epochs on the renju games of
-/// `train/data/renju15-n10000-s1` (nets/README.md). Against `renju15-gen1` (the renju net
-/// before it) under renju at 100 ms a move (docs/strength.md, session 45; both colours of
-/// the 200 balanced renju openings of s1, then of s2): 418-355-27 of 800, +27 Elo [+9,
-/// +46].
+/// The built-in net of 15x15 renju: `nets/renju15-window.wznet`, a version-6 net trained on
+/// renju games (`nets/README.md`).
 pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-window.wznet");
-/// The built-in net of 20x20 freestyle: `freestyle15-h64` trained on for four epochs on
-/// 20x20 games it played. Against the classical evaluation at 100 ms a move
-/// (docs/strength.md, session 35; both colours of 200 balanced 20x20 openings):
-/// 231-169-0, +54 Elo [+22, +87].
+/// The built-in net of 20x20 freestyle: `nets/freestyle20-gen1.wznet`, a version-1 net
+/// trained on 20x20 games (`nets/README.md`).
 pub const BUILTIN_20_NET: &[u8] = include_bytes!("../../nets/freestyle20-gen1.wznet");
 
 /// The built-in net of a `size` board under `rule`, read once; `None` where the classical

@@ -24,18 +24,8 @@ pub const CLASSICAL_SCORE_PER_LOGIT: f64 = 1450.0;
 /// block4+, block4+flex3, flex4, five.
 ///
 /// This, [`OPP_THREAT`] and [`PATTERN_WEIGHT`] are fitted (`examples/tune.rs`, K = 1449) to
-/// 4,339 positions sampled from wuzi's games against PentaZen at 200 ms a move, each scored
-/// by Rapfi 0.43 classical at 200 ms (its sigmoid scale 200). Held-out cross-entropy 0.592
-/// (the weights before) -> 0.582. Against PentaZen at 1 s a move, with
-/// the root's second look at the opponent's VCT, 80 games: 51.2% (docs/experiments.md).
-///
-/// The weights before were fitted to 18,665 positions of wuzi's match games against
-/// PentaZen, Rapfi and itself scored by Rapfi at 50 ms, at the scale that fitted the earlier
-/// hand-set weights best (K = 1380), so that the search's margins keep their meaning:
-/// own [0, 0, -14, -28, -1, 4, 74, 156, 288, 50, 184, 437, 2036, 0], other side
-/// [0, 0, -38, -42, -11, -28, -7, 86, 150, -5, 145, 279, 1094, 0], patterns
-/// [0, 0, 1, 10, 10, 35, 95, 107, 311, 26, 0, ...] (held-out 0.611 -> 0.519 from the
-/// hand-set weights; self-play at 60,000 nodes a move, 40 games: 60.0% against them).
+/// positions from wuzi's match games, each scored by Rapfi 0.43 classical (its sigmoid scale
+/// 200). Measured: docs/experiments.md, classical evaluation.
 pub const OWN_THREAT: [i32; THREATS] = [
     0, 0, -27, -50, -28, -1, 111, 162, 267, 17, 205, 437, 2036, 0,
 ];
@@ -52,8 +42,8 @@ pub const PATTERN_WEIGHT: [i32; 16] = [0, 0, -1, 11, 21, 58, 100, 125, 343, 1, 0
 /// The hand-set class weights of the side to move (the classic score-table shape: each class
 /// worth a few times the one below), kept for the rules the fit has no games of.
 pub const HAND_OWN_THREAT: [i32; THREATS] = [0, 0, 6, 6, 20, 24, 60, 80, 300, 40, 60, 400, 2000, 0];
-/// The hand-set class weights of the other side: 60% of [`HAND_OWN_THREAT`] (self-play at
-/// 60,000 nodes a move, 40 games: 66.2% against an earlier ~40-67% set; 90% scored 43.8%).
+/// The hand-set class weights of the other side: 60% of [`HAND_OWN_THREAT`].
+/// Measured: docs/experiments.md, classical evaluation.
 pub const HAND_OPP_THREAT: [i32; THREATS] = [0, 0, 3, 3, 12, 14, 36, 48, 180, 24, 36, 240, 1200, 0];
 /// The hand-set pattern weights, by line pattern (indexed by discriminant): dead, overline,
 /// B1, F1, B2, F2, B3, F3, B4, F4, double four, five.

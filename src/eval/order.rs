@@ -15,11 +15,8 @@ use crate::types::{Color, Pos, Rule};
 /// This, [`DEFEND`], [`ORDER_OWN_PATTERN`] and [`ORDER_OPP_PATTERN`] are fitted
 /// (`tune FILE order`: a conditional logit over the candidates, at the temperature that
 /// fitted the earlier hand-set weights best) to the move Rapfi 0.43 classical chose at 50 ms
-/// in 10,843 quiet positions of wuzi's match games (no four, no open three on the board);
-/// fives and straight fours keep the hand-set values. On 1,204 held-out positions Rapfi's move
-/// is first in 25.7% -> 27.7%, in the first three 46.6% -> 54.3%, in the first eight
-/// 72.7% -> 78.6%. Self-play at 60,000 nodes a move, 40 games: 63.8% against the hand-set
-/// ordering.
+/// in quiet positions of wuzi's match games (no four, no open three on the board); fives
+/// and straight fours keep the hand-set values. Measured: docs/experiments.md, move ordering.
 pub const ATTACK: [i32; THREATS] = [
     0, -762, 91, 81, 178, 264, 1107, 1273, 2792, 822, 954, 5076, 20000, 100000,
 ];

@@ -219,9 +219,7 @@ pub struct Searcher<'a> {
     lists: Vec<Option<Box<MoveList>>>,
     killers: [[Pos; 2]; MAX_PLY + 1],
     /// Per side, per cell: the sum of `plies^2` over the cutoffs the quiet move made (read
-    /// capped). A bounded "gravity" update that also lowers the quiet moves searched before
-    /// the cutoff, with a counter-move bonus of 500, scored 42.0% against PentaZen at 200 ms
-    /// a move (320 games) where this scored 41.9% in the same hours, and was dropped.
+    /// capped).
     history: Box<[[i32; CELLS]; 2]>,
     /// Evaluation weights of the board's rule.
     weights: &'static crate::eval::EvalWeights,

@@ -77,9 +77,7 @@ impl Searcher<'_> {
             tt_move = hit.best;
             let s = Tt::from_tt(hit.score, ply);
             // A proven win or loss cuts at any depth, in principal-variation nodes too:
-            // depth does not weaken a proof, and the search need not find it again. (With
-            // the two changes beside it, long forced wins at 1 s: 38 of 75 against 32;
-            // self-play at 300 ms a move, +38 Elo [+9, +68]; docs/strength.md, session 57.)
+            // depth does not weaken a proof, and the search need not find it again.
             let proven = s.abs() >= MATE_BOUND;
             if (!pv || proven) && excluded.is_none() && (proven || hit.depth * ONE_PLY >= depth) {
                 match hit.bound {
@@ -108,9 +106,8 @@ impl Searcher<'_> {
         };
         // Not while the opponent has an open three to answer: the static evaluation cannot
         // tell a three that one block stops from two that no block does (a double three is
-        // a win the search must prove, and a cut here hid it). Long forced wins at
-        // 1,000,000 nodes: 33 of 75 against 22; self-play at 300 ms a move, +9 Elo
-        // [-11, +29] over 754 games (docs/strength.md, session 56).
+        // a win the search must prove, and a cut here hid it: it finds more long wins in
+        // the same nodes).
         // Nor in the middle of our attack by fours ([`Searcher::attacking_by_fours`]).
         let may_cut = !pv
             && opp_fives == 0
@@ -125,7 +122,7 @@ impl Searcher<'_> {
         let own_eval = self.static_eval(ply, &pending, may_cut);
         let mut static_eval = own_eval;
         // The table score replaces the static one where its bound says it is closer to the
-        // truth (against PentaZen at 1 s a move: 40.0% over 160 games, 36.6% without).
+        // truth.
         if let Some(hit) = tt_hit {
             let s = Tt::from_tt(hit.score, ply);
             let closer = match hit.bound {
@@ -479,8 +476,7 @@ impl Searcher<'_> {
     /// Brings the net's inputs up to date with the board, before the node reads the net's
     /// value or policy. Done on demand and not at every make, a child answered before it
     /// reads the net (by the table, or a decided position) costs no update: one make in nine
-    /// in the bench (3.29 M syncs for 3.69 M makes), and 3.2% of its instructions (depth 10
-    /// under callgrind: 11.92e9 against 12.31e9 with an update at every make).
+    /// in the bench, 3% of its instructions.
     #[inline]
     pub(super) fn sync_net(&mut self) {
         if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
@@ -542,8 +538,8 @@ impl Searcher<'_> {
 
     /// Did the side to move at `ply` make a four with each of its last two moves? Such a
     /// node is spared reverse futility and razoring (as Rapfi's futility pruning spares
-    /// it): the threats to come are not in the static evaluation (measured with the
-    /// proven-score changes: docs/experiments.md, session 57).
+    /// it): the threats to come are not in the static evaluation. Measured:
+    /// docs/experiments.md, pruning and reductions.
     #[inline]
     fn attacking_by_fours(&self, ply: usize) -> bool {
         ply >= 4
@@ -567,9 +563,7 @@ impl Searcher<'_> {
     /// up to date ([`crate::eval::accumulator::Accumulator::value_logit_ahead`]): the side
     /// to move's cells alone, and nothing saved for an undo. With the nodes that may return
     /// at reverse futility or razoring read so as well (and brought up to date only if they
-    /// search on), the bench at depth 10 under callgrind takes 7.87e9 instructions against
-    /// 9.50e9, five long-win rows at 300,000 nodes 9.45e9 against 10.99e9 (the leaves
-    /// alone 10.49e9); the same search, the same signature.
+    /// search on), the bench takes a sixth fewer instructions for the same search.
     #[inline]
     pub(super) fn evaluate_at(&mut self, leaf: bool) -> i32 {
         let Some(net) = self.shared.net.filter(|_| self.acc.is_some()) else {
@@ -595,8 +589,8 @@ impl Searcher<'_> {
 
     /// The static evaluation at `ply`: below the root the mean of the node's raw evaluation
     /// and its parent's (negated), which cancels most of the side-to-move swing between odd
-    /// and even depths (self-play at 60,000 nodes a move, with move caps: 61.2% against caps
-    /// alone, 40 games). Records the raw value for the children.
+    /// and even depths (measured: docs/experiments.md, pruning and reductions). Records the
+    /// raw value for the children.
     /// At a `leaf` the node reads nothing more of the net ([`Searcher::evaluate_at`]).
     pub(super) fn static_eval(&mut self, ply: usize, pending: &Option<Pending>, leaf: bool) -> i32 {
         let raw = match pending {
@@ -648,8 +642,6 @@ impl Searcher<'_> {
 /// that makes a four, the only move that could interrupt: our stones take none away, and
 /// they cannot gain one. Not for renju black (a double three is forbidden, and a four-three
 /// may need a forbidden straight four) nor under caro (a blocked five does not win).
-/// (Playing each four-three out where the opponent has fours, to see whether the forced
-/// block makes one, found 43 long wins of 75 at 1,000,000 nodes against 44: not kept.)
 pub(super) fn wins_in_five(b: &Board, me: Color) -> bool {
     let rule = b.rule();
     if rule.is_caro() || (me == Color::Black && rule.has_forbidden()) {

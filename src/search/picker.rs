@@ -50,8 +50,8 @@ impl Searcher<'_> {
         let k = self.killers[ply];
         let side = me.index();
         crate::eval::order::score_moves(&self.board, me, list.as_mut_slice(), self.order);
-        // Locality: moves far from the recent moves count less (self-play at 60,000 nodes
-        // a move: 55.0% against none, 40 games).
+        // Locality: moves far from the recent moves count less (measured:
+        // docs/experiments.md, move ordering).
         {
             let mv = self.board.moves();
             let last = |k: usize| mv.len().checked_sub(k).map_or(Pos::NONE, |i| mv[i]);

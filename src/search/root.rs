@@ -84,8 +84,8 @@ impl Searcher<'_> {
         let mut depth = 1;
         while depth <= max_depth {
             // Every thread searches the same depths; they spread over the tree through the
-            // shared table. Self-play at 300 ms a move, 40 games, 2 threads against 1: 61.2%
-            // this way, 42.5% when odd helpers searched one ply deeper.
+            // shared table (helpers searching one ply deeper did worse; measured:
+            // docs/experiments.md, time and threads).
             let d = depth;
             let score = self.aspiration(d, prev, &mut roots);
             if self.aborted {
@@ -318,7 +318,7 @@ impl Searcher<'_> {
             // A proven win or loss is final, inside the window or not: a fail-high with a
             // win is a proof. Widening on found a win, then lost it on the full window, whose
             // principal variation searched the line anew (a long win found at 480,000
-            // nodes instead of 1,180,000; docs/experiments.md, session 57).
+            // nodes instead of 1,180,000).
             if self.aborted || score.abs() >= MATE_BOUND {
                 return score;
             }

@@ -85,15 +85,8 @@ impl TimeControl {
     /// Search limits for the next move: the hard limit (`hard_and_binding`) and a
     /// soft limit (no new iteration after it). When the turn limit binds, the move may use
     /// most of it: the soft limit is 80% of the hard one (an iteration the hard limit cuts
-    /// short still counts if it found a better root move). Self-play, 40 games: soft 80%
-    /// scored 62.5% against 60% at 300 ms a move and 60.0% at 150 ms; 100% against 80%
-    /// 52.5% (and 52.5% again over all 40 openings with each colour at 300 ms, 80 games,
-    /// beside two matches: too little to change it), and against PentaZen at 1 s a move 50.0%
-    /// (37-37-6, 80 games; the default 51.3% over 560); 45% against 60% 47.5%. At 40% the
-    /// brain used 300-430 ms of a 1 s turn. 100% against 80% again, self-play at 200 ms a
-    /// move on the balanced openings s1 and s2 (227 pairs, SPRT [0, 10] stopped for time):
-    /// +13 Elo [-11, +37] (docs/strength.md, session 66). When a share of the game clock
-    /// binds instead, the soft limit is 40% of it, so that a move spends about one share on
+    /// short still counts if it found a better root move; measured: docs/experiments.md, time
+    /// and threads). When a share of the game clock binds instead, the soft limit is 40% of it, so that a move spends about one share on
     /// average (the hard limit allows three).
     pub fn limits(&self, stones: usize, cells: usize) -> Limits {
         let (hard, turn_bound) = self.hard_and_binding(stones, cells);

@@ -18,8 +18,7 @@ const BRAIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
 /// A game the brain (classical evaluation) lost as white at 1,000 nodes a move against
 /// itself at depth 7 from the opening 7,7 8,6 6,8 (freestyle 15x15, found with the release
 /// build; node budgets give the same searches in every build; found again whenever the
-/// brain's searches at 1,000 nodes change: last with proven wins cutting from the table at any
-/// depth, session 57). Black's move 25, 8,11, makes five.
+/// brain's searches at 1,000 nodes change). Black's move 25, 8,11, makes five.
 const LOST: &str =
     "7,7 8,6 6,8 9,7 7,5 8,8 7,9 8,5 8,7 5,7 6,9 7,6 5,9 4,9 7,8 6,7 5,8 9,4 10,3 9,6 7,10 7,11 4,7 3,6 8,11";
 /// The opening's length: the brain gets it as a BOARD and plays from move 4 on.

@@ -235,10 +235,8 @@ fn random_margin_varies_only_among_near_equal_moves() {
 
 /// `tests/data/freestyle_long_wins.tsv`: 75 positions from wuzi's games against PentaZen
 /// right after a move of wuzi's that let Rapfi (1 s) prove a forced win of 19 to 47 plies
-/// for the side to move. Rapfi finds every one in a second; wuzi at 1,000,000 nodes found 15
-/// when this test was written, 33 after session 56 and 39 after session 57 (proven scores
-/// final at the window and in the table). The floor catches a loss of tactical reach,
-/// leaving room for search changes that move a row or two either way.
+/// for the side to move. Rapfi finds every one in a second. The floor catches a loss of
+/// tactical reach, leaving room for search changes that move a row or two either way.
 #[test]
 #[ignore = "long: run in release"]
 fn finds_long_forced_wins() {
@@ -281,9 +279,8 @@ fn finds_the_wins_pentazen_announced() {
 /// A move the opponent wins against by a deep VCT. In this position from a match game
 /// (white to move) black wins by VCT after white's 7,5, a proof beyond the 5,000 solver
 /// nodes the check at the root gives each move. The root once looked again at the chosen
-/// move with 300,000 nodes (removed in session 62: self-play showed no difference without
-/// it); the search itself must keep away from 7,5, from 20,000 nodes up (7,8 at 20,000,
-/// 50,000, 100,000 and 300,000 nodes when the look was removed).
+/// move with 300,000 nodes (removed: self-play showed no difference without it); the search
+/// itself must keep away from 7,5, from 20,000 nodes up.
 #[test]
 #[ignore = "long: run in release"]
 fn avoids_a_move_the_opponent_wins_against_by_a_deep_vct() {

@@ -439,8 +439,8 @@ fn vct_proves_vct_puzzles_with_true_lines() {
 /// no four (under freestyle and standard, and for renju's white): the reply to the four, or
 /// to one three, lies on that threat's line, which meets the other's only at the point.
 /// Over random games, in every position where that holds the VCT proves a win from the
-/// point within two threats, its line played out to the five. (Session 54's quick-win
-/// experiment, docs/experiments.md, scored such nodes as won.)
+/// point within two threats, its line played out to the five. (The search's quick win,
+/// `search::node::wins_in_five`, scores such nodes as won.)
 #[test]
 fn a_double_threat_against_no_four_is_a_short_vct() {
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};

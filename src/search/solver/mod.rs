@@ -72,17 +72,14 @@ const CARO_DEFENCE_WORK: u64 = 4;
 
 /// Attacking moves the VCT's depth-first search deepens to before the proof-number search
 /// takes over ([`Solver::vct`]). The depth-first search finds short wins in fewer nodes;
-/// the proof-number search settles far more positions. At 3, 4, 5 and 6: wins of the
-/// `vct` solves of `../shared/data/tactics/freestyle_win.tsv` at 10,000 nodes a row 988,
-/// 1,009, 1,028 and 1,032 of 1,345 (the depth-first search alone 1,033), long wins at 1 s
-/// a row 22, 20, 23 and 21 of 75 (alone 23), each with 40 or 41 rows proven without a win
-/// (alone 27).
+/// the proof-number search settles far more positions. Measured: docs/experiments.md, the
+/// threat solver.
 const DEPTH_FIRST_VCT_DEPTH: u8 = 5;
 
 /// Fewest slots of the proof-number table (256 KB).
 const PN_SLOTS_MIN: usize = 1 << 14;
-/// Most slots of the proof-number table (16 MB): at 2^18 slots (4 MB) the search proved 18
-/// of the 75 long wins at 1,000,000 nodes a row, at 2^20 and 2^22 slots 22.
+/// Most slots of the proof-number table (16 MB): fewer proved fewer long wins, more proved
+/// no more.
 const PN_SLOTS_MAX: usize = 1 << 20;
 
 /// Default memory of a solver's VCT table, in megabytes.
@@ -155,12 +152,9 @@ impl Solver {
     }
 
     /// Makes [`Solver::vct`] the depth-first search alone, without the proof-number search
-    /// after it, as the engine's searchers use it. With the proof-number search the engine
-    /// was no stronger: self-play at 100 ms a move against the depth-first search alone,
-    /// both colours of the balanced openings (s1), -25 Elo [-52, +1] over 400 games (its
-    /// table a hash map without a limit) and -3 [-29, +22] over 400 more (this table); long
-    /// wins at 1 s a row 29 and 28 of 75 against 30 and 33. The engine's root solves mostly
-    /// end without a win either way.
+    /// after it, as the engine's searchers use it: with the proof-number search the engine
+    /// was no stronger (measured: docs/experiments.md, the threat solver). The engine's root
+    /// solves mostly end without a win either way.
     pub fn depth_first_only(&mut self) {
         self.depth_first_only = true;
     }

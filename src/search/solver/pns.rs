@@ -23,10 +23,7 @@ const INFINITE: u32 = 1 << 30;
 /// A child not yet searched counts as one move to prove it for its side to move (`phi`),
 /// and one plus this many per place in the move order to refute it (`delta`): the parent
 /// tries its moves in their order, each a little deeper before the next, as the depth-first
-/// search does. With the threshold's epsilon below, the search alone proved 22 of the 75
-/// long wins at 1 s a row (`solve --vct --ms 1000`) at a step of 1, 23 at 2, 22 at 4, where
-/// every child at one proved 19 (14 without the epsilon; measured with a table without a
-/// size limit).
+/// search does (measured: docs/experiments.md, the threat solver).
 const UNSEEN_RANK_STEP: u32 = 1;
 
 /// A child searched next may run until its `delta` passes the second best sibling's by this

@@ -69,10 +69,9 @@ impl Solver {
         // A win by fours ends the attack whatever depth is left: the VCT's depth counts the
         // threes and fours before it. Below the first node the check is local
         // (`Solver::vcf_local`): it proves fewer wins by fours than the full search, in far
-        // fewer nodes, and a VCT has a check at each of its attacking nodes (self-play with
-        // the net at 300 ms a move against full checks: +38 Elo [+16, +60] over 470 games,
-        // docs/strength.md, session 54). The first node's is full, so that a VCT proves
-        // every win by fours a VCF would.
+        // fewer nodes, and a VCT has a check at each of its attacking nodes (measured:
+        // docs/experiments.md, the threat solver). The first node's is full, so that a VCT
+        // proves every win by fours a VCF would.
         if self.vcf_here(b, line, !root)? {
             return Ok(true);
         }
