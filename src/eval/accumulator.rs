@@ -2,10 +2,10 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{Network, FEATURES};
+use super::net::{Network, FEATURES, QUANT};
 use crate::board::Board;
 use crate::simd::Kernel;
-use crate::types::{Color, Dir, Pos, CELLS, STRIDE};
+use crate::types::{Color, Dir, Pos, CELLS, MAX_SIZE, STRIDE};
 
 /// A cell's four keys.
 type Inputs = [u8; 4];
@@ -47,15 +47,77 @@ fn with_key(old: Inputs, di: usize, key: u8) -> Inputs {
     (u32::from_le_bytes(old) & !(0xFF << shift) | (key as u32) << shift).to_le_bytes()
 }
 
+/// The clip of a cell's sum to `[0, QUANT]`: its vector. Written lane by lane so that it
+/// vectorises with whatever the function it is inlined into may use.
+#[inline(always)]
+fn clip(h: &Sum) -> Sum {
+    let mut out = [0; FEATURES];
+    for i in 0..FEATURES {
+        out[i] = h[i].clamp(0, QUANT as i16);
+    }
+    out
+}
+
+/// A cell's sum `s` loses the rows `old` and gains the rows `new`; the change of its clipped
+/// vector goes into the board sum `total`. Integer lanes that wrap: the order of the
+/// additions changes no bit, and the kernels that inline it agree by construction.
+#[inline(always)]
+fn change_cell<const N: usize>(
+    s: &mut Sum,
+    total: &mut Sum,
+    old: [&Sum; N],
+    new: [&Sum; N],
+) {
+    let before = clip(s);
+    let mut h = *s;
+    for r in 0..N {
+        for i in 0..FEATURES {
+            h[i] = h[i].wrapping_sub(old[r][i]).wrapping_add(new[r][i]);
+        }
+    }
+    *s = h;
+    let after = clip(&h);
+    for i in 0..FEATURES {
+        total[i] = total[i].wrapping_add(after[i] - before[i]);
+    }
+}
+
+/// The sum of a cell's rows ([`Network::cell_rows`]).
+#[inline(always)]
+fn sum_of(rows: [&Sum; 6]) -> Sum {
+    let mut h = [0i16; FEATURES];
+    for row in rows {
+        for i in 0..FEATURES {
+            h[i] = h[i].wrapping_add(row[i]);
+        }
+    }
+    h
+}
+
+/// A board sum widened to the value layers' input.
+#[inline(always)]
+fn widen(sum: &Sum) -> [i32; FEATURES] {
+    sum.map(i32::from)
+}
+
+/// The largest board sum a lane can reach: every cell of the largest board at [`QUANT`].
+/// It fits `i16`, so the board sums are kept in `i16` lanes, half the width of `i32`.
+const _: () = assert!(MAX_SIZE * MAX_SIZE * QUANT as usize <= i16::MAX as usize);
+
 /// The network's inputs of a board, kept up to date move by move.
+///
+/// The updates run in one function compiled twice: for AVX2, where the CPU has it, and
+/// portably ([`Kernel`]). The code is the same integer arithmetic, so both give the same
+/// bits (tested); inlined whole, the compiler keeps a cell's lanes in vector registers
+/// from its rows to the board sum.
 #[derive(Clone)]
 pub struct Accumulator {
     /// Per side to move, per cell: the unclipped sum of its vectors (zero for a stone).
     sums_of_cells: [Vec<Sum>; 2],
     /// Per side to move, per cell: its four keys.
     inputs: [Vec<Inputs>; 2],
-    /// Per side to move: the sum of its cells' value vectors (clipped).
-    sums: [[i32; FEATURES]; 2],
+    /// Per side to move: the sum of its cells' clipped vectors.
+    sums: [Sum; 2],
     kernel: Kernel,
     /// The cells the syncs not yet undone changed, as they were before ([`Accumulator::sync`]),
     /// and their sums, in a vector of their own (records of sums and inputs together were
@@ -74,7 +136,7 @@ struct Frame {
     /// Where its cells start in `saved`.
     start: usize,
     /// The board sums before it.
-    sums: [[i32; FEATURES]; 2],
+    sums: [Sum; 2],
     /// The record count before it.
     synced: usize,
 }
@@ -110,10 +172,9 @@ impl Accumulator {
     /// Brings the state up to date after [`Board::make`] of `moved`, or after
     /// [`Board::undo`] of it, with the cells whose line patterns the move changed
     /// ([`Board::last_changed`], collected before an undo). Of each such cell the move
-    /// changes one input, the key along their shared line: a row operation. That costs
-    /// less than recomputing the cells whose patterns changed (the bench at depth 10 under
-    /// callgrind: 7.96e9 instructions against 8.82e9). The search uses [`Accumulator::sync`]
-    /// and [`Accumulator::undo`]; this is for the tests, the benches and the fuzzer.
+    /// changes one input, the key along their shared line: a row operation. The search uses
+    /// [`Accumulator::sync`] and [`Accumulator::undo`]; this is for the tests, the benches
+    /// and the fuzzer.
     #[cfg(any(test, feature = "internals"))]
     pub fn update(
         &mut self,
@@ -130,7 +191,7 @@ impl Accumulator {
 
     /// The cells `moved` changed brought up to date from `board`, saving each cell's state
     /// before it changes when `RECORD`.
-    #[inline]
+    #[inline(always)]
     fn apply<const RECORD: bool>(
         &mut self,
         net: &Network,
@@ -143,8 +204,7 @@ impl Accumulator {
             // cells whose patterns the move changed have new keys, each along the one line
             // it shares with the move (caro's runs carry a change beyond five cells, still
             // along that line): those the board lists. Walking them instead of every cell
-            // within five (most of which keep their keys) takes the bench 0.946 of the time
-            // (8 runs of each in turn).
+            // within five (most of which keep their keys) takes the bench 0.946 of the time.
             self.refresh::<RECORD>(net, board, moved);
             for q in changed {
                 if q != moved {
@@ -174,14 +234,35 @@ impl Accumulator {
                 sums: self.sums,
                 synced: self.synced,
             });
-            for k in self.synced..now {
-                let (moved, changed) = board.changed_by(k);
-                self.apply::<true>(net, board, moved, changed);
+            match self.kernel {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+                Kernel::Avx2 => unsafe { self.catch_up_avx2(net, board, now) },
+                _ => self.catch_up(net, board, now),
             }
             self.synced = now;
         }
         #[cfg(debug_assertions)]
         self.assert_matches(net, board);
+    }
+
+    /// [`Accumulator::catch_up`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn catch_up_avx2(&mut self, net: &Network, board: &Board, now: usize) {
+        self.catch_up(net, board, now)
+    }
+
+    /// Applies the board's records from the state's own to `now`, recording.
+    #[inline(always)]
+    fn catch_up(&mut self, net: &Network, board: &Board, now: usize) {
+        for k in self.synced..now {
+            let (moved, changed) = board.changed_by(k);
+            self.apply::<true>(net, board, moved, changed);
+        }
     }
 
     /// The number of the board's move records ([`Board::records`]) the state is of.
@@ -224,6 +305,7 @@ impl Accumulator {
 
     /// Recomputes cell `p`'s inputs and vectors and adjusts the sums (saving the cell's
     /// state first when `RECORD`).
+    #[inline(always)]
     fn refresh<const RECORD: bool>(&mut self, net: &Network, board: &Board, p: Pos) {
         for me in Color::ALL {
             let s = me.index();
@@ -231,10 +313,14 @@ impl Accumulator {
                 self.save(s, p.index());
             }
             let inputs = net.inputs(board, p, me);
-            let h = net.cell_sum(self.kernel, inputs);
+            let new = sum_of(net.cell_rows(inputs));
             self.inputs[s][p.index()] = inputs;
             let slot = &mut self.sums_of_cells[s][p.index()];
-            net.set(self.kernel, slot, &mut self.sums[s], &h);
+            let (before, after) = (clip(slot), clip(&new));
+            *slot = new;
+            for i in 0..FEATURES {
+                self.sums[s][i] = self.sums[s][i].wrapping_add(after[i] - before[i]);
+            }
         }
     }
 
@@ -257,27 +343,27 @@ impl Accumulator {
                 }
                 let new = with_key(old, di, key);
                 self.inputs[s][i] = new;
-                let h = &mut self.sums_of_cells[s][i];
-                net.change(self.kernel, h, &mut self.sums[s], old, new, di);
+                let (lose, gain) = net.changed_rows(old, new, di);
+                change_cell(&mut self.sums_of_cells[s][i], &mut self.sums[s], lose, gain);
             }
         }
     }
 
     /// The board sum with `me` to move.
-    pub fn sum(&self, me: Color) -> &[i32; FEATURES] {
-        &self.sums[me.index()]
+    pub fn sum(&self, me: Color) -> [i32; FEATURES] {
+        widen(&self.sums[me.index()])
     }
 
     /// Cell `p`'s clipped vector with `me` to move, the policy's input (zero for a stone).
     #[inline(always)]
     pub fn cell(&self, me: Color, p: Pos) -> [i16; FEATURES] {
-        super::net::clip(&self.sums_of_cells[me.index()][p.index()])
+        clip(&self.sums_of_cells[me.index()][p.index()])
     }
 
     /// The value logit for the side to move.
     pub fn value_logit(&self, net: &Network, board: &Board) -> f32 {
         debug_assert_eq!(self.synced, board.records(), "the value of a state not synced");
-        net.value_logit(self.sum(board.to_move()))
+        net.value_logit(&self.sum(board.to_move()))
     }
 
     /// The value logit for the side to move of a board one move ahead of the state (its
@@ -290,14 +376,45 @@ impl Accumulator {
         if self.synced + 1 != board.records() {
             return None;
         }
+        let sum = match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Kernel::Avx2` is only chosen when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { self.sum_ahead_avx2(net, board) },
+            _ => self.sum_ahead(net, board),
+        };
+        let z = net.value_logit(&widen(&sum));
+        debug_assert_eq!(
+            z.to_bits(),
+            net.evaluate(board).to_bits(),
+            "the value one move ahead differs from a recomputation"
+        );
+        Some(z)
+    }
+
+    /// [`Accumulator::sum_ahead`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sum_ahead_avx2(&self, net: &Network, board: &Board) -> Sum {
+        self.sum_ahead(net, board)
+    }
+
+    /// The side to move's board sum one move ahead of the state
+    /// ([`Accumulator::value_logit_ahead`]).
+    #[inline(always)]
+    fn sum_ahead(&self, net: &Network, board: &Board) -> Sum {
         let me = board.to_move();
         let s = me.index();
         let mut sum = self.sums[s];
         let (moved, changed) = board.changed_by(self.synced);
         if !moved.is_none() {
-            let stone = net.cell_sum(self.kernel, net.inputs(board, moved, me));
-            let mut cell = self.sums_of_cells[s][moved.index()];
-            net.set(self.kernel, &mut cell, &mut sum, &stone);
+            let stone = sum_of(net.cell_rows(net.inputs(board, moved, me)));
+            let (before, after) = (clip(&self.sums_of_cells[s][moved.index()]), clip(&stone));
+            for i in 0..FEATURES {
+                sum[i] = sum[i].wrapping_add(after[i] - before[i]);
+            }
             for q in changed {
                 if q == moved || !board.is_empty(q) {
                     continue;
@@ -308,17 +425,12 @@ impl Accumulator {
                 if old[di] != key {
                     let new = with_key(old, di, key);
                     let mut cell = self.sums_of_cells[s][q.index()];
-                    net.change(self.kernel, &mut cell, &mut sum, old, new, di);
+                    let (lose, gain) = net.changed_rows(old, new, di);
+                    change_cell(&mut cell, &mut sum, lose, gain);
                 }
             }
         }
-        let z = net.value_logit(&sum);
-        debug_assert_eq!(
-            z.to_bits(),
-            net.evaluate(board).to_bits(),
-            "the value one move ahead differs from a recomputation"
-        );
-        Some(z)
+        sum
     }
 
     /// Debug builds: the state equals a recomputation from scratch.

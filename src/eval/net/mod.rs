@@ -436,6 +436,57 @@ impl Network {
         }
     }
 
+    /// The rows a cell of keys `keys` adds up: its four key rows, then the pair rows of
+    /// its format (the zero row where it has none). Adding the zero row changes nothing, so
+    /// that every cell's sum is one loop of a fixed length.
+    #[inline(always)]
+    pub fn cell_rows(&self, keys: [u8; 4]) -> [&[i16; FEATURES]; 6] {
+        let zero = &self.embed[KEYS];
+        let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
+        // A stone's keys (from KEYS up) have no pairs.
+        if keys[0] >= KEYS as u8 {
+            return [k0, k1, k2, k3, zero, zero];
+        }
+        match self.format.pairs {
+            Pairs::None => [k0, k1, k2, k3, zero, zero],
+            Pairs::Split => {
+                let [own, other] = split_rows(keys).map(|r| &self.embed[r]);
+                [k0, k1, k2, k3, own, other]
+            }
+        }
+    }
+
+    /// The rows a cell's sum loses and the rows it gains when its keys go from `old` to
+    /// `new`, which differ along direction `d` alone (an empty cell's keys, below
+    /// [`KEYS`]): the key's row, and the pair rows of the format. A pair row that did not
+    /// change is both lost and gained, and the zero row stands where the format has none:
+    /// either leaves the sum as it was, and every change is one loop of a fixed length.
+    ///
+    /// The old pair rows are computed again rather than kept per cell, but only the half
+    /// of them that the change touches: the pairs of the two directions with `d`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn changed_rows(
+        &self,
+        old: [u8; 4],
+        new: [u8; 4],
+        d: usize,
+    ) -> ([&[i16; FEATURES]; 3], [&[i16; FEATURES]; 3]) {
+        let zero = &self.embed[KEYS];
+        let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
+        if self.format.pairs == Pairs::None {
+            return ([k0, zero, zero], [k1, zero, zero]);
+        }
+        // The half with `d` (its pairs differ, since the key did) and the other half.
+        let e = d ^ 1;
+        let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
+        let f = (d & 2) ^ 2;
+        let rest = key_pairs(old[f], old[f + 1]);
+        let ([o0, t0], [o1, t1]) = (split_merge(h0, rest), split_merge(h1, rest));
+        let row = |r: usize| &self.embed[r];
+        ([k0, row(o0), row(t0)], [k1, row(o1), row(t1)])
+    }
+
     /// A cell's clipped vector (the policy's and the value's input), from its four keys.
     #[inline(always)]
     pub fn cell(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
