@@ -19,6 +19,7 @@ use format::{Game, MAGIC};
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use selfplay::Settings;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -100,6 +101,18 @@ impl Job {
 
     /// Runs the job; `on_game` hears of every finished game (from any worker).
     pub fn run(&self, on_game: &(dyn Fn(&Game) + Sync)) -> Result<Summary, DatagenError> {
+        self.run_shards(0..self.shards(), on_game)
+    }
+
+    /// Runs shards `range` of the job alone (the part of it within `0..shards()`): each is
+    /// the shard the whole run makes under that index, so separate processes or machines
+    /// sharing one seed can each make their own part of a run.
+    pub fn run_shards(
+        &self,
+        range: Range<usize>,
+        on_game: &(dyn Fn(&Game) + Sync),
+    ) -> Result<Summary, DatagenError> {
+        let range = range.start.min(self.shards())..range.end.min(self.shards());
         Engine::new(self.settings.size, self.settings.rule)
             .map_err(|e| DatagenError::Settings(e.to_string()))?;
         if self.shard_games == 0 || self.workers == 0 {
@@ -111,14 +124,14 @@ impl Job {
             path: self.out.clone(),
             source,
         })?;
-        let next = AtomicUsize::new(0);
+        let next = AtomicUsize::new(range.start);
         let summary = Mutex::new(Summary::default());
         let failure = Mutex::new(None);
         std::thread::scope(|s| {
             for _ in 0..self.workers {
                 s.spawn(|| loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= self.shards() || failure.lock().is_ok_and(|f| f.is_some()) {
+                    if k >= range.end || failure.lock().is_ok_and(|f| f.is_some()) {
                         return;
                     }
                     if let Err(e) = self.shard(k, on_game, &summary) {

@@ -571,6 +571,97 @@ fn datagen_refuses_a_net_file_that_is_not_one() {
     assert!(!dir.exists(), "no shard directory for a refused run");
 }
 
+/// `wuzi datagen --shards` makes only the shards named, and refuses a range past the run's
+/// shards or an empty one before any game.
+#[test]
+fn datagen_makes_the_shards_named() {
+    let dir = std::env::temp_dir().join(format!("wuzi-datagen-shards-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let base = [
+        "datagen",
+        "--out",
+        d,
+        "--games",
+        "3",
+        "--shard-games",
+        "1",
+        "--size",
+        "7",
+        "--nodes",
+        "100",
+        "--seed",
+        "4",
+    ];
+    let out = run(WUZI, &[&base[..], &["--shards", "2"]].concat(), "");
+    assert!(out.status.success(), "{out:?}");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["freestyle7-n100-s4-00002.wzd"]);
+    for bad in ["2..5", "3", "1..1", "x"] {
+        let out = run(WUZI, &[&base[..], &["--shards", bad]].concat(), "");
+        assert_eq!(out.status.code(), Some(2), "--shards {bad}: {out:?}");
+        assert!(!text(&out.stderr).is_empty(), "--shards {bad}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `wuzi match` plays both colours of an opening between two configurations and prints
+/// the pair as one JSON line; an opening past the file's end is refused.
+#[test]
+fn match_plays_a_pair_and_prints_one_line() {
+    let openings = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/openings/freestyle15_balanced_s1.tsv"
+    );
+    let args = [
+        "match",
+        "--openings",
+        openings,
+        "--opening",
+        "3",
+        "--nodes",
+        "300",
+        "--a-eval",
+        "classical",
+    ];
+    let out = run(WUZI, &args, "");
+    assert!(out.status.success(), "{out:?}");
+    let line: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(line["opening"], "freestyle15_s1_0004");
+    assert_eq!(
+        (line["index"].as_u64(), line["rule"].as_str()),
+        (Some(3), Some("freestyle"))
+    );
+    let games = line["games"].as_array().unwrap();
+    assert_eq!(
+        (games[0]["a"].as_str(), games[1]["a"].as_str()),
+        (Some("black"), Some("white"))
+    );
+    let mut points = 0.0;
+    for g in games {
+        let p = g["points"].as_f64().unwrap();
+        assert!([0.0, 0.5, 1.0].contains(&p), "{g}");
+        assert!(g["moves"].as_u64().unwrap() > 3, "{g}");
+        assert!(
+            ["five", "draw"].contains(&g["end"].as_str().unwrap()),
+            "{g}"
+        );
+        points += p;
+    }
+    assert_eq!(line["a_points"].as_f64(), Some(points));
+    // Node budgets make the pair the same again.
+    assert_eq!(run(WUZI, &args, "").stdout, out.stdout);
+    let out = run(
+        WUZI,
+        &["match", "--openings", openings, "--opening", "200"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(text(&out.stderr).contains("no opening 200"), "{out:?}");
+}
+
 #[test]
 fn openings_writes_a_suite_and_the_runners_offset_form() {
     let dir = std::env::temp_dir().join(format!("wuzi-openings-{}", std::process::id()));

@@ -1,6 +1,6 @@
 //! Self-play data generation (`wuzi::datagen`): the shards hold legal games whose results
 //! are what the boards say, a rerun resumes (skips complete shards, redoes a damaged one),
-//! and a shard is the same for the same seed.
+//! a shard is the same for the same seed, and a part of a run makes the whole run's shards.
 
 use std::path::PathBuf;
 use wuzi::datagen::format::{read_shard, Game, Outcome};
@@ -123,6 +123,28 @@ fn a_rerun_resumes_and_gives_the_same_shards() {
     assert_eq!(std::fs::read(first).unwrap(), a);
     assert_eq!(std::fs::read(second).unwrap(), b);
     let _ = std::fs::remove_dir_all(&job.out);
+}
+
+/// A part of a run (`Job::run_shards`, `wuzi datagen --shards`) makes the shards the whole
+/// run makes under those numbers, and no other.
+#[test]
+fn a_part_of_a_run_makes_the_same_shards() {
+    let whole = job("whole", Rule::Freestyle, 7, 3, 100);
+    whole.run(&|_| {}).expect("a run");
+    let mut part = job("part", Rule::Freestyle, 7, 3, 100);
+    part.workers = 1;
+    let summary = part.run_shards(1..2, &|_| {}).expect("a part");
+    assert_eq!((summary.shards_written, summary.games), (1, 1));
+    assert!(!part.shard_path(0).exists() && !part.shard_path(2).exists());
+    assert_eq!(
+        std::fs::read(part.shard_path(1)).unwrap(),
+        std::fs::read(whole.shard_path(1)).unwrap()
+    );
+    // A range past the run's end is cut to it.
+    let summary = part.run_shards(2..9, &|_| {}).expect("a part");
+    assert_eq!(summary.shards_written, 1);
+    let _ = std::fs::remove_dir_all(&whole.out);
+    let _ = std::fs::remove_dir_all(&part.out);
 }
 
 /// The evaluation is the job's: on 15x15 freestyle the default (the built-in net) and the

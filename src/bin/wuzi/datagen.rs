@@ -3,6 +3,7 @@
 use crate::rule_parser;
 use clap::builder::RangedU64ValueParser;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -57,6 +58,31 @@ pub struct Args {
     #[arg(long, value_name = "EVAL", default_value = "default",
           value_parser = Evaluation::from_arg)]
     eval: Evaluation,
+    /// Make only these shards of the run: `A..B` (shards A to B-1) or one shard `N`. Each is
+    /// the shard the whole run makes under that number, so tasks on a cluster (cluster/,
+    /// docs/cluster.md) can each make a part of one run.
+    #[arg(long, value_name = "A..B", value_parser = shard_range)]
+    shards: Option<Range<usize>>,
+}
+
+/// The `--shards` value: `A..B` with A < B, or `N` for `N..N+1`.
+fn shard_range(s: &str) -> Result<Range<usize>, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{t}' is not a shard number"))
+    };
+    let range = match s.split_once("..") {
+        Some((a, b)) => number(a)?..number(b)?,
+        None => {
+            let n = number(s)?;
+            n..n.saturating_add(1)
+        }
+    };
+    if range.is_empty() {
+        return Err(format!("{s}: an empty range (A..B makes shards A to B-1)"));
+    }
+    Ok(range)
 }
 
 /// Runs the subcommand: exit 0 when every shard is complete, 2 on an error.
@@ -80,7 +106,18 @@ pub fn run(args: Args) -> ExitCode {
         out: args.out,
         eval,
     };
-    let bar = ProgressBar::new((job.shards() * job.shard_games) as u64);
+    let range = args.shards.unwrap_or(0..job.shards());
+    if range.end > job.shards() {
+        eprintln!(
+            "wuzi datagen: --shards {}..{}: the run has {} shards (0..{})",
+            range.start,
+            range.end,
+            job.shards(),
+            job.shards()
+        );
+        return ExitCode::from(2);
+    }
+    let bar = ProgressBar::new((range.len() * job.shard_games) as u64);
     bar.set_style(
         ProgressStyle::with_template(
             "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg} (eta {eta})",
@@ -89,7 +126,7 @@ pub fn run(args: Args) -> ExitCode {
     );
     let start = Instant::now();
     let positions = std::sync::atomic::AtomicUsize::new(0);
-    let result = job.run(&|game| {
+    let result = job.run_shards(range, &|game| {
         let searched = game.plies.len() - game.opening;
         let n = positions.fetch_add(searched, std::sync::atomic::Ordering::Relaxed) + searched;
         bar.inc(1);

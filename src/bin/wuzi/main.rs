@@ -1,7 +1,8 @@
 //! `wuzi`: the engine's command line. With no subcommand it plays at the prompt (`play`);
 //! `solve` runs the threat-space solver; `serve` the board in a browser; `datagen` makes
 //! self-play training data and `features` the trainer's input from it; `openings` makes
-//! balanced openings for matches; `db` looks after the position database; `review` finds
+//! balanced openings for matches and `match` plays one game pair between two engine
+//! configurations from one of them; `db` looks after the position database; `review` finds
 //! where a recorded game was decided. Each subcommand lives in its own file beside this
 //! one, as an `Args` struct (its flags) and a `run` function (its work).
 //!
@@ -15,6 +16,7 @@ mod out;
 mod datagen;
 mod db;
 mod features;
+mod r#match;
 mod openings;
 mod play;
 mod review;
@@ -53,6 +55,7 @@ enum Command {
     Datagen(datagen::Args),
     Features(features::Args),
     Openings(openings::Args),
+    Match(r#match::Args),
     Db(db::Args),
     Review(review::Args),
 }
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => datagen::run(args),
         Command::Features(args) => features::run(args),
         Command::Openings(args) => openings::run(args),
+        Command::Match(args) => r#match::run(args),
         Command::Db(args) => db::run(args),
         Command::Review(args) => review::run(args),
     }
