@@ -50,13 +50,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--policy-only", action="store_true",
                     help="train the policy alone (its weights and window term); "
                          "the key vectors and the value layers stay as the --init net has them")
+    ap.add_argument("--device", choices=("auto", "cuda", "cpu"), default=d.device,
+                    help="where the net trains: auto (a CUDA GPU where PyTorch sees one, else "
+                         "the CPU), cuda or cpu")
     a = ap.parse_args(argv)
     cfg = trainer.Config(
         epochs=a.epochs, batch=a.batch, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
         held_out=a.held_out, threads=a.threads, lam=a.lam, score_scale=a.score_scale,
         policy_weight=a.policy_weight, quant_epochs=a.quant_epochs, hidden=a.hidden,
         init=a.init, net_version=a.net_version, value_only=a.value_only,
-        policy_only=a.policy_only,
+        policy_only=a.policy_only, device=a.device,
     )
     t0 = time.perf_counter()
     try:

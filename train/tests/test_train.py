@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import torch
 
 from wuzinet import features, netfile, synthetic, trainer
 
@@ -104,6 +105,22 @@ def test_tiny_training_run_lowers_the_loss(tmp_path, capsys):
     q = report["held_out_quantised"]
     assert abs(q["value_loss"] - last["value_loss"]) < 1e-4 and abs(q["policy_loss"] - last["policy_loss"]) < 1e-4
     assert len(report["net_sha256"]) == 64
+    assert report["device"] == ("cuda" if torch.cuda.is_available() else "cpu"), "auto"
+
+
+def test_the_device_is_cuda_where_present(tmp_path, capsys):
+    args, _ = window_features(tmp_path, 4)
+    args += ["--epochs", "1"]
+    assert train_cli.main([*args, "--out", str(tmp_path / "cpu.wznet"), "--device", "cpu"]) == 0
+    assert json.loads((tmp_path / "cpu.json").read_text())["device"] == "cpu"
+    code = train_cli.main([*args, "--out", str(tmp_path / "gpu.wznet"), "--device", "cuda"])
+    if torch.cuda.is_available():
+        assert code == 0 and json.loads((tmp_path / "gpu.json").read_text())["device"].startswith("cuda")
+        # The same net on either device, to rounding.
+        a, g = netfile.read_net(tmp_path / "cpu.wznet"), netfile.read_net(tmp_path / "gpu.wznet")
+        assert all(np.allclose(a[n], g[n], atol=1 / 32) for n in a)
+    else:
+        assert code == 2 and "no CUDA device" in capsys.readouterr().err
 
 
 def test_bad_data_is_an_error_not_a_traceback(tmp_path, capsys):

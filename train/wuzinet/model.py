@@ -96,8 +96,9 @@ class SumGather(torch.autograd.Function):
     def forward(ctx, idx: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
         m, d = idx.shape
         flat = idx.reshape(-1)
-        ones = torch.ones(m * d, dtype=table.dtype)
-        cells = csr(torch.arange(0, m * d + 1, d), flat, ones, (m, table.shape[0]))
+        ones = torch.ones(m * d, dtype=table.dtype, device=flat.device)
+        rows = torch.arange(0, m * d + 1, d, device=flat.device)
+        cells = csr(rows, flat, ones, (m, table.shape[0]))
         ctx.save_for_backward(flat)
         ctx.shape = (m, d, table.shape[0])
         return cells @ table
@@ -107,9 +108,9 @@ class SumGather(torch.autograd.Function):
         (flat,) = ctx.saved_tensors
         m, d, k = ctx.shape
         order = torch.argsort(flat, stable=True)
-        crow = torch.zeros(k + 1, dtype=torch.long)
+        crow = torch.zeros(k + 1, dtype=torch.long, device=flat.device)
         crow[1:] = torch.cumsum(torch.bincount(flat, minlength=k), 0)
-        ones = torch.ones(m * d, dtype=grad.dtype)
+        ones = torch.ones(m * d, dtype=grad.dtype, device=flat.device)
         rows = csr(crow, order // d, ones, (k, m))
         return None, rows @ grad.contiguous()
 

@@ -47,6 +47,9 @@ class Config:
     # A net file to start from instead of random weights (its shape decides the net's:
     # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
     init: str | None = None
+    # Where the net trains: "auto" (a CUDA GPU where PyTorch sees one, else the CPU),
+    # "cuda" or "cpu". The records stay in the CPU's memory; each batch is copied over.
+    device: str = "auto"
 
 
 @dataclass
@@ -177,11 +180,35 @@ def window_codes(data: Data, idx: torch.Tensor, cfg: Config) -> torch.Tensor | N
     return data.windows[idx].long() if cfg.net_version == 6 else None
 
 
-def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config):
+def device_of(cfg: Config) -> torch.device:
+    """The device ``cfg.device`` names ("auto": CUDA where available, else the CPU)."""
+    if cfg.device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if cfg.device == "cuda" and not torch.cuda.is_available():
+        raise InitError("--device cuda: PyTorch sees no CUDA device (torch.cuda.is_available() "
+                        "is False; a CPU-only wheel of torch, or no GPU)")
+    if cfg.device not in ("cuda", "cpu"):
+        raise InitError(f"--device {cfg.device}: expected auto, cuda or cpu")
+    return torch.device(cfg.device)
+
+
+def net_device(net: model.WuziNet) -> torch.device:
+    """The device a net's weights are on."""
+    return net.embedding.device
+
+
+def batch_tensors(data: Data, idx: np.ndarray | torch.Tensor, cfg: Config,
+                  device: torch.device | None = None):
+    """The net's inputs, value targets and best moves of the records ``idx``, on ``device``."""
     idx = torch.as_tensor(idx, dtype=torch.long)
     keys = inputs(data, idx)
     target = model.value_target(data.score[idx], data.result[idx], cfg.lam, cfg.score_scale)
-    return keys, window_codes(data, idx, cfg), target, data.best[idx]
+    windows = window_codes(data, idx, cfg)
+    if device is not None and device.type != "cpu":
+        keys, target = keys.to(device), target.to(device)
+        windows = windows.to(device) if windows is not None else None
+        return keys, windows, target, data.best[idx].to(device)
+    return keys, windows, target, data.best[idx]
 
 
 @torch.no_grad()
@@ -190,15 +217,16 @@ def evaluate(net: model.WuziNet, data: Data, idx: np.ndarray, cfg: Config, batch
     and how often the best move is among the policy's first 3 and 5 (the search tries
     the policy's favourites first: a move found by the third try still cuts early)."""
     net.eval()
+    device = net_device(net)
     n = len(idx)
     v_sum = p_sum = r_sum = 0.0
     hits = top3 = top5 = 0
     for i in range(0, n, batch):
         part = idx[i : i + batch]
-        keys, windows, target, best = batch_tensors(data, part, cfg)
+        keys, windows, target, best = batch_tensors(data, part, cfg, device)
         z, logits = net(keys, windows)
         v, p, h = model.losses(z, logits, target, best)
-        r = (data.result[torch.as_tensor(part, dtype=torch.long)].float() + 1) / 2
+        r = ((data.result[torch.as_tensor(part, dtype=torch.long)].float() + 1) / 2).to(device)
         r_sum += float(torch.nn.functional.binary_cross_entropy_with_logits(z, r)) * len(part)
         m = len(best)
         v_sum += float(v) * m
@@ -230,6 +258,7 @@ def calibrate(net: model.WuziNet, data: Data, idx: np.ndarray, rng: np.random.Ge
     sums = []
     for i in range(0, len(part), batch):
         keys = inputs(data, torch.as_tensor(part[i : i + batch], dtype=torch.long))
+        keys = keys.to(net_device(net))
         sums.append(net.cells(keys).sum(dim=1) / model.VALUE_DIVISOR)
     v = torch.cat(sums).double()
     net.value_norm.running_mean.copy_(v.mean(dim=0))
@@ -287,9 +316,11 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     if cfg.net_version == 6 and data.windows is None:
         raise DataError(f"a version-{cfg.net_version} net trains on version-3 feature files (with window codes); "
                         "these are version 1: write them again with `wuzi features`")
+    device = device_of(cfg)
     net = new_net(cfg)
     if params is not None:
         start_from(net, params, data, train_idx, rng)
+    net.to(device)
     value_params = list(net.value1.parameters()) + list(net.value2.parameters())  # value_norm has none
     policy_params = list(net.policy.parameters())
     if net.window is not None:
@@ -312,7 +343,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
     log(
         f"{len(data)} positions ({data.size}x{data.size}) in {n_games} games from "
         f"{len(data.files)} file(s): {len(train_idx)} to train, {len(held_idx)} held out "
-        f"({held_games} games)"
+        f"({held_games} games); training on {device}"
     )
     if base:
         log(
@@ -331,7 +362,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         v_sum = p_sum = 0.0
         hits = 0
         for i in range(0, len(perm), cfg.batch):
-            keys, windows, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg)
+            keys, windows, target, best = batch_tensors(data, perm[i : i + cfg.batch], cfg, device)
             z, logits = net(keys, windows)
             v, p, h = model.losses(z, logits, target, best)
             loss = v + cfg.policy_weight * p
@@ -355,6 +386,8 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
             f"{held['value_loss']:.4f} policy {held['policy_loss']:.4f} acc "
             f"{100 * held['policy_acc']:.1f}% top-5 {100 * held['policy_top5']:.1f}%  |  {seconds:.1f} s"
         )
+    # The net is given back (and exported) from the CPU.
+    net.to("cpu")
     # The held-out figures of the net as exported: the key vectors and policy weights
     # rounded as the inference rounds them (what the last epochs trained, if any did).
     exported = new_net(cfg)
@@ -390,6 +423,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         "held_out_quantised": held_q,
         "train_seconds": time.perf_counter() - start,
         "torch": torch.__version__,
+        "device": str(device),
     }
     return net, report
 
