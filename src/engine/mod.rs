@@ -291,6 +291,11 @@ impl Engine {
         let hash_mb = self.config.hash_mb;
         self.tt.get_or_insert_with(|| Tt::new_mapped(hash_mb));
     }
+    /// Gives the transposition table's memory back now; the next search allocates it again,
+    /// empty. For front ends that keep many games and search few at once (the web board).
+    pub fn free_table(&mut self) {
+        self.tt = None;
+    }
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
         if let Some(tt) = &mut self.tt {

@@ -1,8 +1,9 @@
 //! The web API's errors: a status code and a message, answered as JSON
 //! (`{"error": "..."}`) so that the page can show the message as it is.
 
+use super::limits::RETRY_AFTER_SECONDS;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -37,19 +38,22 @@ impl ApiError {
     pub fn unprocessable(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
-    /// 503: every search slot (or game slot) is taken; try again later.
+    /// 503: every search slot (or game slot) is taken; try again later (the answer carries
+    /// `Retry-After`).
     pub fn busy(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 
-    /// 413: a body over the limit.
-    pub fn too_large() -> ApiError {
+    /// 413: a body over the limit of `limit` bytes.
+    pub fn too_large(limit: usize) -> ApiError {
+        let at_most = if limit >= 1024 {
+            format!("{} KB", limit / 1024)
+        } else {
+            format!("{limit} bytes")
+        };
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the request body is too large (at most {} KB)",
-                super::json::BODY_LIMIT / 1024
-            ),
+            format!("the request body is too large (at most {at_most})"),
         )
     }
     /// 415: a body that does not say it is JSON.
@@ -69,9 +73,17 @@ impl ApiError {
 }
 
 impl IntoResponse for ApiError {
+    /// The status and `{"error": message}`; a 503 also says when to try again
+    /// (`Retry-After`, [`RETRY_AFTER_SECONDS`]).
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.message });
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+        }
+        response
     }
 }
 

@@ -1,11 +1,13 @@
 //! The server's games, one per page (by id), and the search slots they share: at most
 //! `max_searches` searches at once (a request beyond them is answered 503 at once, not
-//! queued), at most `max_games` games kept (the one idle longest is let go for a new one).
+//! queued), at most `max_games` games kept (the one idle longest is let go for a new one),
+//! and none idle longer than `idle` (let go by [`Games::sweep`]).
 
 use super::error::ApiError;
-use super::session::Session;
+use super::session::{Session, Setup};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// A game shared between requests. Locks are held for a step, never across a wait.
@@ -22,6 +24,10 @@ pub fn lock(game: &Shared) -> MutexGuard<'_, Session> {
 pub struct Games {
     games: Mutex<HashMap<String, Shared>>,
     max_games: usize,
+    /// How long a game may go unused before it is let go.
+    pub idle: Duration,
+    /// Most games whose engines keep a hash table between searches.
+    max_tables: usize,
     slots: Arc<Semaphore>,
     max_searches: usize,
     /// Longest analysis, in seconds.
@@ -31,15 +37,6 @@ pub struct Games {
     next: Mutex<u64>,
 }
 
-/// What the server gives every game's engine.
-#[derive(Clone)]
-pub struct Setup {
-    /// The evaluation.
-    pub eval: crate::eval::Evaluation,
-    /// The position database (`None`: none).
-    pub db: Option<crate::db::Db>,
-}
-
 impl Games {
     /// No games yet, under the server's `options`.
     pub fn new(options: &super::Options) -> Games {
@@ -47,6 +44,8 @@ impl Games {
         Games {
             games: Mutex::new(HashMap::new()),
             max_games: options.max_games.max(1),
+            idle: options.idle,
+            max_tables: options.max_tables.max(1),
             slots: Arc::new(Semaphore::new(max_searches)),
             max_searches,
             analysis_seconds: options.analysis_seconds,
@@ -68,10 +67,12 @@ impl Games {
         format!("{:012x}", (z ^ (z >> 31)) & 0xFFFF_FFFF_FFFF)
     }
 
-    /// Keeps a new game, letting go of the one idle longest if the server is full (503 if
-    /// every game is searching).
+    /// Keeps a new game, letting go of those idle past their time and, if the server is
+    /// still full, of the one idle longest (503 if every game is searching).
     pub fn insert(&self, session: Session) -> Result<Shared, ApiError> {
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        games.retain(|_, g| !idle_past(&lock(g), now, self.idle));
         if games.len() >= self.max_games {
             let idle = games
                 .iter()
@@ -95,6 +96,43 @@ impl Games {
         let shared = Arc::new(Mutex::new(session));
         games.insert(id, shared.clone());
         Ok(shared)
+    }
+
+    /// Lets go of every game unused for longer than `idle` (none is searching); returns
+    /// how many.
+    pub fn sweep(&self) -> usize {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let before = games.len();
+        let now = Instant::now();
+        games.retain(|_, g| !idle_past(&lock(g), now, self.idle));
+        before - games.len()
+    }
+
+    /// Makes room for `game`'s search to have a hash table: if that would make more than
+    /// `max_tables` games keeping one, the games that searched longest ago (and are not
+    /// searching) give theirs up. So the tables' memory stays under `max_tables` times a
+    /// table, however many games are kept.
+    pub fn room_for_table(&self, game: &Shared) {
+        if lock(game).table_used().is_some() {
+            return;
+        }
+        let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let mut holders: Vec<(Instant, &Shared)> = games
+            .values()
+            .filter(|g| !Arc::ptr_eq(g, game))
+            .filter_map(|g| lock(g).table_used().map(|t| (t, g)))
+            .collect();
+        let Some(excess) = (holders.len() + 1).checked_sub(self.max_tables) else {
+            return;
+        };
+        holders.sort_by_key(|&(t, _)| t);
+        let mut freed = 0;
+        for (_, g) in holders {
+            if freed >= excess {
+                break;
+            }
+            freed += lock(g).free_table() as usize;
+        }
     }
 
     /// The game `id` (404 if there is none: never made, deleted, or let go).
@@ -126,4 +164,10 @@ impl Games {
             ))
         })
     }
+}
+
+/// Has `session` gone unused for longer than `idle` at `now`? A game with a search running
+/// is in use.
+fn idle_past(session: &Session, now: Instant, idle: Duration) -> bool {
+    session.running().is_none() && now.saturating_duration_since(session.touched) > idle
 }

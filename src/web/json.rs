@@ -3,6 +3,7 @@
 //! travel in `h8` notation, as the prompt shows them; `pass` is a pass.
 
 use super::error::ApiError;
+use super::limits::{BodyLimit, BODY_LIMIT};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{header, StatusCode};
@@ -10,16 +11,8 @@ use axum::Json;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-/// The largest request body the API takes: a game record of the largest board is under
-/// 4 KB.
-pub const BODY_LIMIT: usize = 64 * 1024;
-
-/// The most the server reads of a body before it answers. A body over [`BODY_LIMIT`] but
-/// under this is read to its end and refused with 413, so that the client, still sending,
-/// reads the answer instead of a broken connection; a larger one is refused unread.
-pub const READ_LIMIT: usize = 1024 * 1024;
-
-/// A JSON body whose refusal is an [`ApiError`] (JSON too), not axum's plain text.
+/// A JSON body whose refusal is an [`ApiError`] (JSON too), not axum's plain text. Its
+/// limit is the server's [`BodyLimit`] (413 above it).
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
@@ -38,15 +31,19 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
         if !json {
             return Err(ApiError::not_json());
         }
+        let limit = req
+            .extensions()
+            .get::<BodyLimit>()
+            .map_or(BODY_LIMIT, |l| l.0);
         let bytes = Bytes::from_request(req, state).await.map_err(|r| {
             if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::too_large()
+                ApiError::too_large(limit)
             } else {
                 ApiError::bad_request(r.body_text())
             }
         })?;
-        if bytes.len() > BODY_LIMIT {
-            return Err(ApiError::too_large());
+        if bytes.len() > limit {
+            return Err(ApiError::too_large(limit));
         }
         let Json(value) = Json::<T>::from_bytes(&bytes)?;
         Ok(Body(value))

@@ -15,6 +15,7 @@ mod assets;
 pub mod error;
 mod games;
 pub mod json;
+pub mod limits;
 mod position;
 mod review;
 mod routes;

@@ -5,7 +5,8 @@
 use super::assets;
 use super::error::ApiError;
 use super::games::{lock, Games};
-use super::json::{Body, LoadRecord, NewGame, PlayMove, SetPosition, Settings, State, READ_LIMIT};
+use super::json::{Body, LoadRecord, NewGame, PlayMove, SetPosition, Settings, State};
+use super::limits::BodyLimit;
 use super::position::parse_rule;
 use super::review;
 use super::search::{self, Job};
@@ -18,7 +19,7 @@ use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::sync::atomic::Ordering;
@@ -31,8 +32,8 @@ const STOP_WAIT: Duration = Duration::from_secs(5);
 type GamesState = With<Arc<Games>>;
 type Answer = Result<Json<State>, ApiError>;
 
-/// The server's routes over `games`.
-pub fn router(games: Arc<Games>) -> Router {
+/// The server's routes over `games`, taking bodies of up to `body` bytes.
+pub fn router(games: Arc<Games>, body: BodyLimit) -> Router {
     Router::new()
         .route(
             "/",
@@ -62,7 +63,8 @@ pub fn router(games: Arc<Games>) -> Router {
         .method_not_allowed_fallback(|| async {
             ApiError::method_not_allowed("this route does not take that method")
         })
-        .layer(DefaultBodyLimit::max(READ_LIMIT))
+        .layer(DefaultBodyLimit::max(body.read_limit()))
+        .layer(Extension(body))
         .with_state(games)
 }
 

@@ -34,6 +34,9 @@ pub const TICK: Duration = Duration::from_millis(200);
 const FIRST_ROUND: Duration = Duration::from_millis(250);
 const LONGEST_ROUND: Duration = Duration::from_secs(16);
 
+/// The most messages of the search forwarded at one wake of the stream's side.
+const MAX_BATCH: usize = 64;
+
 /// What a search is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Job {
@@ -66,6 +69,7 @@ pub fn start(
     job: Job,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let game = games.get(id)?;
+    games.room_for_table(&game);
     let (engine, running, checked) = {
         let mut s = lock(&game);
         if s.running().is_some() {
@@ -139,22 +143,48 @@ async fn drive(
         }
     };
     let result = loop {
+        // A page that left is seen first, whatever the search sends meanwhile.
         tokio::select! {
             biased;
-            Some(msg) = msg_rx.recv() => { let _ = tx.send(forward(msg, &mut last)); }
+            _ = tx.closed(), if !left => {
+                // The page went away: the search is for nobody.
+                left = true;
+                running.cancel.store(true, Ordering::SeqCst);
+                running.stop.store(true, Ordering::SeqCst);
+            }
             r = &mut work => break r,
+            Some(msg) = msg_rx.recv() => {
+                // What else is waiting goes out with it, the progress coalesced to the
+                // latest: a search that reports faster than this side forwards cannot
+                // queue without end, nor hold this loop from the page's leaving.
+                let mut info = None;
+                let mut next = Some(msg);
+                for _ in 0..MAX_BATCH {
+                    match next.take() {
+                        Some(Msg::Info(i)) => info = Some(i),
+                        Some(nb) => {
+                            if let Some(i) = info.take() {
+                                let _ = tx.send(forward(Msg::Info(i), &mut last));
+                            }
+                            let _ = tx.send(forward(nb, &mut last));
+                        }
+                        None => break,
+                    }
+                    next = msg_rx.try_recv().ok();
+                }
+                if let Some(i) = info {
+                    let _ = tx.send(forward(Msg::Info(i), &mut last));
+                }
+                if let Some(msg) = next {
+                    let _ = tx.send(forward(msg, &mut last));
+                }
+            }
             _ = tick.tick() => {
                 last.elapsed_ms = start.elapsed().as_millis() as u64;
                 // Nodes as the search counts them, between its iterations' reports.
                 last.nodes = last.nodes.max(counter.load(Ordering::Relaxed));
                 last.nps = (last.nodes as f64 / start.elapsed().as_secs_f64().max(1e-3)) as u64;
                 let _ = tx.send(event("progress", &last));
-            }
-            _ = tx.closed(), if !left => {
-                // The page went away: the search is for nobody.
-                left = true;
-                running.cancel.store(true, Ordering::SeqCst);
-                running.stop.store(true, Ordering::SeqCst);
             }
         }
     };
@@ -250,7 +280,15 @@ fn think(
                     soft_time: Some(time),
                     hard_time: Some(time),
                 };
+                let began = Instant::now();
                 let list = engine.think_nbest(n, &limits, &mut on_info);
+                // A round that proves its best move's result in under half its time has
+                // nothing deeper to search: later rounds would repeat it at once, over and
+                // over, so the analysis ends with it.
+                let finished = began.elapsed() < time / 2
+                    && list
+                        .first()
+                        .is_some_and(|&(_, s)| mate_distance(s).is_some());
                 if let Some(&(best, score)) = list.first() {
                     found = Found {
                         best,
@@ -259,7 +297,7 @@ fn think(
                     };
                 }
                 let _ = tx.send(Msg::NBest(list));
-                if start.elapsed() >= analysis || halted() {
+                if start.elapsed() >= analysis || halted() || finished {
                     break;
                 }
                 round = (round * 2).min(LONGEST_ROUND);

@@ -3,11 +3,13 @@
 //! its own thread. Searches run on the runtime's blocking threads.
 
 use super::games::Games;
+use super::limits::{self, BodyLimit};
 use super::routes::router;
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 /// How the server runs.
@@ -21,6 +23,13 @@ pub struct Options {
     pub max_searches: usize,
     /// Most games kept; a new one lets go of the one idle longest.
     pub max_games: usize,
+    /// How long a game may go unused (no request, no search) before it is let go.
+    pub idle: Duration,
+    /// The largest request body, in bytes (413 above it).
+    pub max_body: usize,
+    /// Most games whose engines keep their hash table between searches; a search beyond
+    /// them frees the table of the game that searched longest ago.
+    pub max_tables: usize,
     /// Longest analysis, in seconds.
     pub analysis_seconds: f64,
     /// The evaluation the engines play with.
@@ -31,13 +40,18 @@ pub struct Options {
 
 impl Default for Options {
     /// 127.0.0.1:8080; as many searches at once as the machine has cores (each search of
-    /// the page uses one thread, as at the prompt); 64 games; analyses of up to 10 minutes.
+    /// the page uses one thread, as at the prompt); 64 games, each let go after 30 minutes
+    /// unused, 16 of them keeping their hash tables; bodies of up to 64 KB; analyses of up
+    /// to 10 minutes.
     fn default() -> Options {
         Options {
             host: "127.0.0.1".into(),
             port: 8080,
             max_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            max_games: 64,
+            max_games: limits::MAX_GAMES,
+            idle: limits::IDLE,
+            max_body: limits::BODY_LIMIT,
+            max_tables: limits::MAX_TABLES,
             analysis_seconds: 600.0,
             eval: crate::eval::Evaluation::Default,
             db: None,
@@ -59,6 +73,8 @@ impl Server {
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
         let games = Arc::new(Games::new(options));
+        let body = BodyLimit(options.max_body.max(1));
+        let sweeper = games.clone();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
@@ -68,7 +84,15 @@ impl Server {
             .spawn(move || {
                 runtime.block_on(async move {
                     let listener = tokio::net::TcpListener::from_std(listener)?;
-                    axum::serve(listener, router(games))
+                    // Games idle past their time are let go even when nobody makes new ones.
+                    tokio::spawn(async move {
+                        let mut every = tokio::time::interval(limits::sweep_every(sweeper.idle));
+                        loop {
+                            every.tick().await;
+                            sweeper.sweep();
+                        }
+                    });
+                    axum::serve(listener, router(games, body))
                         .with_graceful_shutdown(async move {
                             let _ = stopped.await;
                         })

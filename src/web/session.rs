@@ -3,7 +3,6 @@
 //! facade; a refused change leaves the game as it was.
 
 use super::error::ApiError;
-use super::games::Setup;
 use super::json::{State, Strength};
 use super::position::{format_moves, parse_moves, parse_rule};
 use super::strength::{check, Checked};
@@ -14,6 +13,15 @@ use crate::types::{Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// What the server gives every game's engine.
+#[derive(Clone)]
+pub struct Setup {
+    /// The evaluation.
+    pub eval: crate::eval::Evaluation,
+    /// The position database (`None`: none).
+    pub db: Option<crate::db::Db>,
+}
 
 /// Who the person plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -85,6 +93,9 @@ pub struct Session {
     state: State,
     /// When a request last used the game (idle games are let go first).
     pub touched: Instant,
+    /// When the engine last started a search, if it keeps the table that search made
+    /// (the server keeps few tables: [`Session::free_table`]).
+    table: Option<Instant>,
 }
 
 impl Session {
@@ -124,6 +135,7 @@ impl Session {
             running: None,
             state: placeholder_state(),
             touched: Instant::now(),
+            table: None,
         };
         if let Some(text) = moves {
             let list = parse_moves(text, size).map_err(ApiError::bad_request)?;
@@ -183,12 +195,32 @@ impl Session {
             stop: engine.stop_flag(),
         };
         self.running = Some(running.clone());
+        self.table = Some(Instant::now());
         Ok((engine, running))
     }
 
-    /// Takes the engine back from a search (or a constructor) and refreshes the state.
+    /// When the engine last started a search, if it may still keep that search's table.
+    pub fn table_used(&self) -> Option<Instant> {
+        self.table
+    }
+
+    /// Frees the engine's table (not while a search has it); returns whether it did.
+    pub fn free_table(&mut self) -> bool {
+        match (&mut self.engine, self.table) {
+            (Some(engine), Some(_)) => {
+                engine.free_table();
+                self.table = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes the engine back from a search (or a constructor) and refreshes the state; the
+    /// game counts as used now.
     pub fn give_back(&mut self, mut engine: Engine) {
         self.running = None;
+        self.touched = Instant::now();
         self.moves = engine.board().moves().to_vec();
         self.state = self.describe(&mut engine);
         self.engine = Some(engine);

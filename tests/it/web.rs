@@ -559,6 +559,14 @@ fn a_search_nobody_waits_for_is_stopped_and_slots_are_bounded() {
     let (status, e) = api.post_empty(&format!("/api/games/{other}/think"));
     assert_eq!(status, 503, "{e}");
     assert!(e["error"].as_str().unwrap().contains("busy"), "{e}");
+    // The refusal says when to try again.
+    let busy = api
+        .agent
+        .post(format!("{}/api/games/{other}/think", api.base))
+        .send_empty()
+        .unwrap();
+    assert_eq!(busy.status().as_u16(), 503);
+    assert_eq!(busy.headers().get("retry-after").unwrap(), "1");
     drop(reader);
     drop(r);
     // The server notices at its next tick and stops the search.
@@ -698,6 +706,51 @@ fn bad_requests_get_a_status_and_a_message_and_keep_the_game() {
         .unwrap();
     assert_eq!(deleted.status().as_u16(), 204);
     assert_eq!(api.get(&format!("/api/games/{id}")).0, 404);
+}
+
+#[test]
+fn idle_games_are_let_go_and_bodies_and_tables_are_capped() {
+    let options = Options {
+        host: "127.0.0.1".into(),
+        port: 0,
+        max_searches: 1,
+        max_games: 4,
+        idle: Duration::from_millis(300),
+        max_body: 1024,
+        max_tables: 1,
+        ..Options::default()
+    };
+    let srv = Server::start(&options).expect("a free port");
+    let api = Api::new(&srv);
+    let kept = api.create(json!({ "strength": quick() }))["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let left = api.create(json!({ "strength": quick() }))["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Searches on both games: one table is kept between searches, the other game's freed
+    // (its next search starts a fresh one); both still play.
+    for id in [&kept, &left, &kept] {
+        let (status, events) = api.stream(&format!("/api/games/{id}/think?job=hint"));
+        assert_eq!(status, 200);
+        assert!(done(&events)["best"].is_string());
+    }
+    // A body over the limit is refused with the limit in the message.
+    let big = format!("{{\"move\": \"{}\"}}", "h".repeat(2000));
+    let (status, e) = api.post_raw(&format!("/api/games/{kept}/play"), "application/json", &big);
+    assert_eq!(status, 413, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("at most 1 KB"), "{e}");
+    // A game in use stays; one left alone past the idle time is let go, even with no new
+    // game made (the server looks every 100 ms at this idle time).
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(900) {
+        assert_eq!(api.get(&format!("/api/games/{kept}")).0, 200);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, e) = api.get(&format!("/api/games/{left}"));
+    assert_eq!(status, 404, "{e}");
 }
 
 #[test]

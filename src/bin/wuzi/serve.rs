@@ -22,8 +22,26 @@ pub struct Args {
     #[arg(long)]
     open: bool,
     /// Most searches at once (more are refused with "busy"); default: the number of cores.
-    #[arg(long)]
-    max_searches: Option<usize>,
+    /// Each open event stream is a search, so this also caps the open streams.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    max_searches: Option<u32>,
+    /// Most games kept (one per page); a new one lets go of the one idle longest.
+    #[arg(long, default_value_t = wuzi::web::limits::MAX_GAMES as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_games: u32,
+    /// Most games whose engines keep their 64 MB hash table between searches; a search
+    /// beyond them frees the table of the game that searched longest ago.
+    #[arg(long, default_value_t = wuzi::web::limits::MAX_TABLES as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_tables: u32,
+    /// A game unused (no request, no search) for this many seconds is let go.
+    #[arg(long, value_name = "SECONDS", default_value_t = wuzi::web::limits::IDLE.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    idle_seconds: u64,
+    /// The largest request body, in KB (413 above it).
+    #[arg(long, value_name = "KB", default_value_t = (wuzi::web::limits::BODY_LIMIT / 1024) as u32,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_body_kb: u32,
     /// The evaluation: `default` (a built-in net where one plays, nets/README.md; the
     /// classical evaluation elsewhere), `classical`, or a net file (nets/).
     #[arg(long, value_name = "EVAL", default_value = "default",
@@ -50,10 +68,14 @@ pub fn run(args: Args) -> ExitCode {
         port: args.port,
         eval,
         db,
+        max_games: args.max_games as usize,
+        idle: std::time::Duration::from_secs(args.idle_seconds),
+        max_body: args.max_body_kb as usize * 1024,
+        max_tables: args.max_tables as usize,
         ..Options::default()
     };
     if let Some(n) = args.max_searches {
-        options.max_searches = n.max(1);
+        options.max_searches = n as usize;
     }
     let server = match Server::start(&options) {
         Ok(s) => s,
