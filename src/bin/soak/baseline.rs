@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// and reads its memory before ending it.
 pub fn measure(engine: &Path, cwd: &Path) -> Result<Sample, String> {
     let log = cwd.join("stderr").join("baseline.txt");
-    let mut proc = Process::spawn(engine, cwd, 'X', &log, false, Transcript::new())?;
+    let mut proc = Process::spawn(engine, &[], cwd, 'X', &log, false, Transcript::new())?;
     for line in [
         "START 15",
         "INFO max_memory 2097152",

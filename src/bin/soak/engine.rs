@@ -36,10 +36,12 @@ pub struct Process {
 }
 
 impl Process {
-    /// Starts `path` in the working directory `cwd` (not the binary's, as under a real
-    /// manager), its stderr going to the file `stderr`. Lines sent end with CR LF if `crlf`.
+    /// Starts `path` with `args` in the working directory `cwd` (not the binary's, as under
+    /// a real manager), its stderr going to the file `stderr`. Lines sent end with CR LF if
+    /// `crlf`.
     pub fn spawn(
         path: &Path,
+        args: &[String],
         cwd: &Path,
         label: char,
         stderr: &Path,
@@ -48,6 +50,7 @@ impl Process {
     ) -> Result<Process, String> {
         let err = File::create(stderr).map_err(|e| format!("{}: {e}", stderr.display()))?;
         let mut child = Command::new(path)
+            .args(args)
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

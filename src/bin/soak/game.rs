@@ -64,6 +64,7 @@ pub fn play(plan: Plan, settings: &Settings) -> Result<GameReport, String> {
         let path = stderr_dir.join(format!("game-{:03}-{label}.txt", plan.game));
         let proc = Process::spawn(
             &settings.engine,
+            &settings.engine_args,
             &settings.out,
             label,
             &path,

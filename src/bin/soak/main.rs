@@ -91,6 +91,12 @@ struct Args {
     /// taken in turn by game index, instead of drawing one.
     #[arg(long = "max-memory", value_name = "MB")]
     max_memory_mb: Vec<u64>,
+    /// Every engine keeps the position database FILE (`pbrain-wuzi --db FILE`, created if
+    /// missing): one file for both engines of every game, as two brains of a tournament
+    /// share one. The summary gives its counts after the run; a file that then does not
+    /// open or read is a harness error.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
 }
 
 /// The run's settings every game reads.
@@ -113,6 +119,8 @@ pub struct Settings {
     pub least_memory: u64,
     /// The `max_memory` values (bytes) games take in turn; empty: drawn.
     pub memory: Vec<u64>,
+    /// The engines' command-line arguments (`--db FILE`).
+    pub engine_args: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -141,6 +149,15 @@ fn run(args: Args) -> Result<usize, String> {
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     let out = args.out.canonicalize().map_err(|e| e.to_string())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
+    // The engines run in the output directory: the database's path is made absolute first.
+    let db = match &args.db {
+        Some(f) => Some(std::path::absolute(f).map_err(|e| format!("{}: {e}", f.display()))?),
+        None => None,
+    };
+    let engine_args = db
+        .iter()
+        .flat_map(|f| ["--db".to_string(), f.display().to_string()])
+        .collect();
     let settings = Settings {
         engine,
         out,
@@ -151,6 +168,7 @@ fn run(args: Args) -> Result<usize, String> {
         mem_allowance: args.mem_allowance_mb << 20,
         least_memory: args.least_memory_mb << 20,
         memory: args.max_memory_mb.iter().map(|mb| mb << 20).collect(),
+        engine_args,
     };
     let base = baseline::measure(&settings.engine, &settings.out)?;
     let games: Vec<usize> = if args.only.is_empty() {
@@ -164,6 +182,13 @@ fn run(args: Args) -> Result<usize, String> {
     let (summary, harness_errors) = play_all(&settings, &games, args.jobs.max(1));
     let mut text = summary.render(&header);
     text += &format!("wall time: {:.0} s\n", started.elapsed().as_secs_f64());
+    let mut harness_errors = harness_errors;
+    if let Some(f) = &db {
+        match db_counts(f) {
+            Ok(line) => text += &line,
+            Err(e) => harness_errors.push(e),
+        }
+    }
     for e in &harness_errors {
         text += &format!("HARNESS ERROR: {e}\n");
     }
@@ -224,14 +249,35 @@ fn play_all(settings: &Settings, games: &[usize], jobs: usize) -> (report::Summa
     (summary, errors)
 }
 
+/// The database's counts after the run, as a summary line; `Err` if it does not open or a
+/// record does not read.
+fn db_counts(file: &Path) -> Result<String, String> {
+    let stats = wuzi::db::Db::open(file)
+        .and_then(|db| db.stats())
+        .map_err(|e| format!("the database after the run: {e}"))?;
+    Ok(format!(
+        "database {}: {} positions ({} proven, {} searched), {} games learned, {} bytes\n",
+        file.display(),
+        stats.positions,
+        stats.proven,
+        stats.searched,
+        stats.games,
+        stats.bytes
+    ))
+}
+
 /// The run's settings as the summary's first lines.
 fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> String {
     format!(
-        "soak of {} ({games} games, seed {}, jobs {}{})\n\
+        "soak of {}{} ({games} games, seed {}, jobs {}{})\n\
          time checks: limit + tolerance {} ms + slack {} ms; exit within 1000 ms of END + slack\n\
          memory checks: peak <= max_memory (at least {}) + allowance {}; the engine after one \
          move with a 1 MB table: VmRSS {}, VmHWM {} (its peak since start-up)",
         s.engine.display(),
+        s.engine_args
+            .iter()
+            .map(|a| format!(" {a}"))
+            .collect::<String>(),
         s.seed,
         args.jobs.max(1),
         if s.fast { ", fast controls" } else { "" },
@@ -248,7 +294,7 @@ fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> Stri
 fn replay(s: &Settings, g: usize) -> String {
     format!(
         "soak --seed {} --game {g}{}{} --tolerance-ms {} --slack-ms {} --mem-allowance-mb {} \
-         --least-memory-mb {} --engine {} --out DIR",
+         --least-memory-mb {}{} --engine {} --out DIR",
         s.seed,
         if s.fast { " --fast" } else { "" },
         s.memory
@@ -259,6 +305,9 @@ fn replay(s: &Settings, g: usize) -> String {
         s.slack.as_millis(),
         s.mem_allowance >> 20,
         s.least_memory >> 20,
+        s.engine_args
+            .get(1)
+            .map_or(String::new(), |f| format!(" --db {f}")),
         s.engine.display()
     )
 }
