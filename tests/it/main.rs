@@ -12,6 +12,7 @@ mod cli;
 mod common;
 mod datagen;
 mod db;
+mod db_kill;
 mod db_process;
 mod engine;
 mod golden;
