@@ -8,6 +8,7 @@ use super::db::temp_dir;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 use wuzi::db::key::Sym;
 use wuzi::db::Db;
 use wuzi::notation::parse_xy;
@@ -327,5 +328,95 @@ fn the_prompt_learns_with_db_and_shows_what_it_knows() {
     // The engine's search was written when the prompt quit.
     let stats = Db::open(&db).unwrap().stats().unwrap();
     assert_eq!(stats.searched, 1, "{stats:?}\n{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The peak resident size (`VmHWM`) of process `pid`, in kB.
+fn peak_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM")
+}
+
+/// The brain at the Gomocup limits with everything on (`--db`, the built-in net,
+/// `max_memory` 350 MB) while another brain searches on the other core: `START` and each
+/// `INFO` are answered within 100 ms, and its peak memory stays within the limit over a
+/// game's first moves.
+#[test]
+fn the_brain_at_the_gomocup_limits_answers_at_once_and_stays_in_memory() {
+    let dir = temp_dir("limits");
+    let db = dir.join("limits.db");
+    let spawn = |args: &[&str]| {
+        let mut child = Command::new(BRAIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        (child, stdin, stdout)
+    };
+    let say = |w: &mut ChildStdin, line: &str| {
+        writeln!(w, "{line}").unwrap();
+        w.flush().unwrap();
+    };
+    let read = |r: &mut BufReader<ChildStdout>| loop {
+        let mut line = String::new();
+        assert!(r.read_line(&mut line).unwrap() > 0, "the brain ended");
+        if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+            return line.trim().to_string();
+        }
+    };
+    // The other engine: a long search of its own.
+    let (mut other, mut other_in, mut other_out) = spawn(&[]);
+    say(&mut other_in, "START 15");
+    assert_eq!(read(&mut other_out), "OK");
+    say(&mut other_in, "INFO timeout_turn 20000");
+    say(&mut other_in, "BEGIN");
+    std::thread::sleep(Duration::from_millis(200));
+
+    let (mut brain, mut w, mut r) = spawn(&["--db", db.to_str().unwrap()]);
+    let t = Instant::now();
+    say(&mut w, "START 15");
+    assert_eq!(read(&mut r), "OK");
+    let start_ms = t.elapsed().as_millis();
+    // INFO has no answer: each is followed by ABOUT, answered at once after it.
+    let mut info_ms = 0;
+    for info in [
+        "INFO max_memory 367001600",
+        "INFO timeout_match 180000",
+        "INFO timeout_turn 300",
+        "INFO time_left 180000",
+        "INFO rule 0",
+        "INFO game_type 1",
+    ] {
+        let t = Instant::now();
+        say(&mut w, info);
+        say(&mut w, "ABOUT");
+        assert!(read(&mut r).starts_with("name="));
+        info_ms = info_ms.max(t.elapsed().as_millis());
+    }
+    say(&mut w, "BEGIN");
+    let mut reply = read(&mut r);
+    for p in ["8,8", "6,6", "8,6", "9,9"] {
+        parse_xy(&reply).unwrap_or_else(|e| panic!("{reply}: {e}"));
+        say(&mut w, &format!("TURN {p}"));
+        reply = read(&mut r);
+    }
+    let peak_mb = peak_kb(brain.id()) / 1024;
+    say(&mut w, "END");
+    let _ = brain.wait();
+    let _ = other.kill();
+    let _ = other.wait();
+    eprintln!("START {start_ms} ms, INFO+ABOUT at most {info_ms} ms, peak {peak_mb} MB");
+    assert!(start_ms <= 100, "START answered in {start_ms} ms");
+    assert!(info_ms <= 100, "an INFO took {info_ms} ms");
+    assert!(peak_mb <= 350, "peak {peak_mb} MB over max_memory 350 MB");
+    assert!(Db::open(&db).unwrap().stats().unwrap().searched >= 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
