@@ -1,8 +1,9 @@
 //! In-process A/B match between two engine configurations, both colours per opening.
 //! Usage:
 //! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]` (`nN` instead of a time: N
-//! nodes a move). Flags of either side: the search parameters as `key=value` (`leaf=N
-//! root=N ...`, the keys of `search::Params`), `threads=N`, `soft=PERCENT`, `eval=EVAL`
+//! nodes a move). Flags of either side: the search parameters as `key=value`
+//! (`leaf_vcf_nodes=N root_threat_nodes=N ...`, the keys of `search::Params`), `threads=N`,
+//! `soft=PERCENT`, `eval=EVAL`
 //! (`default`, `classical` or a net file). Match options, from
 //! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`; default the
 //! 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =

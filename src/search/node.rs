@@ -50,11 +50,7 @@ impl Searcher<'_> {
         }
         // 2b. Our four-three, or our double three, with no four of the opponent's to
         //     interrupt it: a win in 5 (from the board's counts, once the move is made).
-        if pending.is_none()
-            && opp_fives == 0
-            && self.shared.params.quick_win() > 0
-            && wins_in_five(&self.board, me)
-        {
+        if pending.is_none() && opp_fives == 0 && wins_in_five(&self.board, me) {
             return WIN - (ply as i32 + 5);
         }
         if ply >= MAX_PLY - 2 {
@@ -186,8 +182,7 @@ impl Searcher<'_> {
         let forced = opp_fives > 0;
         // Nodes that answer a threat generate a narrower list, which may not hold the table
         // move.
-        let defending = must_answer_three(&self.board)
-            || answers_four_three(&self.board, ply, &self.shared.params);
+        let defending = must_answer_three(&self.board) || answers_four_three(&self.board, ply);
         // The table move first, before the others are generated: a cut by it (the common
         // case) saves generating and scoring the list. Only where the list would hold it
         // first: a quiet node's candidates (every empty cell near a stone) always hold a

@@ -4,13 +4,14 @@
 //!
 //! The search reads them through [`Params`]. In normal builds that is an empty type whose
 //! getters return the constants; with the cargo feature `tuning` it holds values that
-//! `Params::set` changes by name (`--set key=value` of the binaries), for experiments
-//! between configurations.
+//! `Params::set` changes by name (`--set key=value` of the binaries, the key the getter's
+//! name, as `--set leaf_vcf_nodes=50`), for experiments between configurations. The
+//! constants after [`Params`] are fixed in every build.
 
 /// Declares the parameters: the constants, and [`Params`] with a getter per parameter and
 /// (feature `tuning`) a setter by key.
 macro_rules! parameters {
-    ($($(#[doc = $doc:literal])* $name:ident, $getter:ident, $key:literal: $t:ty = $value:expr;)*) => {
+    ($($(#[doc = $doc:literal])* $name:ident, $getter:ident: $t:ty = $value:expr;)*) => {
         $(
             $(#[doc = $doc])*
             pub const $name: $t = $value;
@@ -39,7 +40,7 @@ macro_rules! parameters {
 
         impl Params {
             $(
-                #[doc = concat!("[`", stringify!($name), "`] (key `", $key, "`).")]
+                #[doc = concat!("[`", stringify!($name), "`] (key `", stringify!($getter), "`).")]
                 #[inline(always)]
                 pub fn $getter(&self) -> $t {
                     #[cfg(feature = "tuning")]
@@ -54,27 +55,23 @@ macro_rules! parameters {
             )*
 
             /// The keys of `Params::set`.
-            pub const KEYS: &'static [&'static str] = &[$($key),*];
+            pub const KEYS: &'static [&'static str] = &[$(stringify!($getter)),*];
 
             /// Sets the parameter `key` to `v` (feature `tuning`).
             #[cfg(feature = "tuning")]
             pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
-                match key {
-                    $(
-                        $key => {
-                            self.$getter = <$t>::try_from(v).map_err(|_| {
-                                format!("search parameter '{key}': {v} is out of range")
-                            })?
-                        }
-                    )*
-                    _ => {
-                        return Err(format!(
-                            "unknown search parameter '{key}' (the keys: {})",
-                            Self::KEYS.join(", ")
-                        ))
+                $(
+                    if key == stringify!($getter) {
+                        self.$getter = <$t>::try_from(v).map_err(|_| {
+                            format!("search parameter '{key}': {v} is out of range")
+                        })?;
+                        return Ok(());
                     }
-                }
-                Ok(())
+                )*
+                Err(format!(
+                    "unknown search parameter '{key}' (the keys: {})",
+                    Self::KEYS.join(", ")
+                ))
             }
 
             /// Sets one parameter from its command-line form `key=value` (feature `tuning`).
@@ -96,68 +93,58 @@ parameters! {
     /// Node budget of the VCF and VCT solvers at the root, and of its VCT defence checks
     /// (a quarter for the threat, a fortieth per move); 0 skips them.
     /// Measured: docs/experiments.md, the root.
-    ROOT_THREAT_NODES, root_threat_nodes, "root": u64 = 200_000;
+    ROOT_THREAT_NODES, root_threat_nodes: u64 = 200_000;
     /// Node budget of the VCF check at each leaf (25 times this at ply 1, where the
     /// opponent's VCF decides whether a root move defends).
     /// Measured: docs/experiments.md, leaves and threats inside the search.
-    LEAF_VCF_NODES, leaf_vcf_nodes, "leaf": u64 = 100;
-    /// 1: a node whose side to move has a four-three or a double three, where the opponent
-    /// has no four to interrupt it, is a win in five plies without a search
-    /// (`search::node::wins_in_five`); 0: the search proves it. It finds more long wins in
-    /// the same nodes. Measured: docs/experiments.md, leaves and threats inside the search.
-    QUICK_WIN, quick_win, "qwin": i32 = 1;
+    LEAF_VCF_NODES, leaf_vcf_nodes: u64 = 100;
     /// Late-move reductions, `r = scale/100 * ln(depth) * ln(move number)` plies.
     /// Measured: docs/experiments.md, pruning and reductions.
-    LMR_SCALE, lmr_scale, "lmr": i32 = 50;
+    LMR_SCALE, lmr_scale: i32 = 50;
     /// Below the root, quiet nodes search only moves whose ordering score reaches this (at
     /// least [`MIN_NARROW_MOVES`] of them). Measured: docs/experiments.md, pruning and
     /// reductions.
-    NARROW_SCORE, narrow_score, "narrow": i32 = 200;
+    NARROW_SCORE, narrow_score: i32 = 200;
     /// With the learned evaluation, the ordering score of a move gains this many points per
     /// unit of the net's policy logit (the policy's log-odds of the move being the best),
     /// on top of the classical ordering weights (a quiet node's narrowing still counts by
     /// those). Measured: docs/experiments.md, move ordering.
-    POLICY_WEIGHT, policy_weight, "policy": i32 = 1000;
+    POLICY_WEIGHT, policy_weight: i32 = 1000;
     /// Reverse futility and razoring margin per ply at shallow non-PV nodes, in evaluation
     /// units, with the learned evaluation ([`RFP_MARGIN_CLASSICAL`] with the classical one).
     /// Measured: docs/experiments.md, pruning and reductions.
-    RFP_MARGIN, rfp_margin, "rfp": i32 = 60;
+    RFP_MARGIN, rfp_margin: i32 = 60;
     /// Futility margin per ply of remaining depth (at most two plies), in evaluation units
     /// (about a third of a straight four's cell value under the classical evaluation).
     /// Measured: docs/experiments.md, pruning and reductions.
-    FUTILITY_MARGIN, futility_margin, "fut": i32 = 300;
+    FUTILITY_MARGIN, futility_margin: i32 = 300;
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// no depth). Measured: docs/experiments.md, extensions.
-    FOUR_REPLY_EXT, four_reply_ext, "fext": i32 = 100;
+    FOUR_REPLY_EXT, four_reply_ext: i32 = 100;
     /// Singular extension margin per ply below the table score (0: off).
     /// Measured: docs/experiments.md, extensions.
-    SINGULAR_MARGIN, singular_margin, "se": i32 = 3;
+    SINGULAR_MARGIN, singular_margin: i32 = 3;
     /// Late-move reductions of moves that make or stop a three: this less one ply fewer than
     /// a quiet move (0: not reduced). See [`ROOT_LMR_SCALE`].
-    LMR_THREATS, lmr_threats, "lmrt": i32 = 1;
+    LMR_THREATS, lmr_threats: i32 = 1;
     /// Internal iterative reduction: a node with at least this many plies left and no table
     /// move searches one ply less (0: off). See [`ROOT_LMR_SCALE`].
-    IIR_DEPTH, iir_depth, "iir": i32 = 6;
+    IIR_DEPTH, iir_depth: i32 = 6;
     /// Late-move reductions of quiet root moves after the second, as [`LMR_SCALE`] (0: none).
     /// With [`LMR_THREATS`], [`IIR_DEPTH`] and the leaves' beta test, the bench's tree is
     /// several times smaller. Measured: docs/experiments.md, pruning and reductions.
-    ROOT_LMR_SCALE, root_lmr_scale, "rlmr": i32 = 50;
+    ROOT_LMR_SCALE, root_lmr_scale: i32 = 50;
     /// The root's search for a forced win of its own (VCF, then VCT) stops by the time
     /// target over this (not measured).
-    ROOT_THREAT_TIME_DIV, root_threat_time_div, "rtdiv": u32 = 3;
+    ROOT_THREAT_TIME_DIV, root_threat_time_div: u32 = 3;
     /// The root's checks of its moves against the opponent's threats stop by the time
     /// target over this; a move left unchecked is looked at again if an iteration chooses
     /// it. Measured: docs/experiments.md, the root.
-    ROOT_DEFENCE_TIME_DIV, root_defence_time_div, "kddiv": u32 = 32;
-    /// Below the root, a node whose opponent has a four-three point (and no five or
-    /// straight-four point) searches only our fours and the moves that may stop it
-    /// (`movegen::four_three_defences`), as replies to an open three are narrowed (0: off,
-    /// every candidate). Measured: docs/experiments.md, pruning and reductions.
-    FOUR_THREE_REPLIES, four_three_replies, "f3r": i32 = 1;
+    ROOT_DEFENCE_TIME_DIV, root_defence_time_div: u32 = 32;
     /// Engine score units per unit of the learned evaluation's value logit (the trainer's
     /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were tuned
     /// against. Measured: docs/experiments.md, nets.
-    NET_SCALE, net_scale, "nscale": i32 = crate::eval::net::SCORE_PER_LOGIT;
+    NET_SCALE, net_scale: i32 = crate::eval::net::SCORE_PER_LOGIT;
 }
 
 /// [`RFP_MARGIN`] with the classical evaluation, whose scores run about 3.6 times the net's
@@ -230,3 +217,37 @@ pub const KILLER_BONUS: [i32; 2] = [800, 600];
 pub const HISTORY_CAP: i32 = 4000;
 /// See [`HISTORY_CAP`].
 pub const HISTORY_DIVISOR: i32 = 8;
+
+/// Squares (Chebyshev distance) within which a move counts as near one of the recent moves,
+/// for the ordering's locality: moves farther from all of the last four moves count less.
+pub const LOCALITY_RADIUS: usize = 4;
+/// A move beyond [`LOCALITY_RADIUS`] of each of the last four moves has its ordering score
+/// divided by this. Measured: docs/experiments.md, move ordering.
+pub const LOCALITY_FAR_DIVISOR: i32 = 4;
+/// A move within [`LOCALITY_RADIUS`] of one of the last four moves but of neither of the
+/// last two has its ordering score divided by this.
+pub const LOCALITY_NEAR_DIVISOR: i32 = 2;
+
+/// The time kept back from a budget (process start-up, pipes and the scheduler of a busy
+/// machine cost tens of milliseconds; Piskvork allows about 1 s of grace, others less):
+/// this many milliseconds, plus [`TIME_MARGIN_SHARE`] of the budget, at most
+/// [`TIME_MARGIN_MAX_MS`].
+pub const TIME_MARGIN_MS: i64 = 30;
+/// The budget over this is added to the time margin ([`TIME_MARGIN_MS`]): a twentieth.
+pub const TIME_MARGIN_SHARE: i64 = 20;
+/// The largest time margin, in milliseconds.
+pub const TIME_MARGIN_MAX_MS: i64 = 400;
+/// The soft limit (no new iteration after it) in percent of the hard limit when the turn's
+/// budget sets the hard limit: an iteration the hard limit cuts short still counts if it
+/// found a better root move. Measured: docs/experiments.md, time and threads.
+pub const SOFT_TURN_PERCENT: i64 = 80;
+/// The soft limit in percent of the hard limit when a share of the game clock sets it, so
+/// that a move spends about one share on average ([`MOVE_MAX_SHARES`]).
+pub const SOFT_SHARE_PERCENT: i64 = 40;
+/// Fewest and most of our moves the game clock is planned for: half the empty cells, within
+/// these (most games end well before the board fills).
+pub const MOVES_TO_GO: (i64, i64) = (10, 40);
+/// Shares of the game clock (the time left over the moves to go) a move may take at most.
+pub const MOVE_MAX_SHARES: i64 = 3;
+/// A move never takes more than the time left over this, whatever its shares.
+pub const MOVE_MAX_DIVISOR: i64 = 5;

@@ -37,7 +37,7 @@ impl Searcher<'_> {
         if must_answer_three(b) {
             // Only our fours, or points that block its open threes, can hold.
             crate::movegen::three_defences(b, list);
-        } else if answers_four_three(b, ply, &self.shared.params) && {
+        } else if answers_four_three(b, ply) && {
             crate::movegen::four_three_defences(b, list);
             !list.is_empty()
         } {
@@ -55,16 +55,17 @@ impl Searcher<'_> {
         {
             let mv = self.board.moves();
             let last = |k: usize| mv.len().checked_sub(k).map_or(Pos::NONE, |i| mv[i]);
-            // Per row, bit x: within four (Chebyshev) of one of the last two moves
-            // (`near2`), of one of the last four (`near4`).
+            // Per row, bit x: within LOCALITY_RADIUS (Chebyshev) of one of the last two
+            // moves (`near2`), of one of the last four (`near4`).
             let (mut near2, mut near4) = ([0u32; STRIDE], [0u32; STRIDE]);
+            const R: usize = LOCALITY_RADIUS;
             for k in 1..=4 {
                 let q = last(k);
                 if q.is_none() {
                     continue;
                 }
-                let cols = ((0x1FFu64 << q.x()) >> 4) as u32;
-                for y in q.y().saturating_sub(4)..=(q.y() + 4).min(STRIDE - 1) {
+                let cols = ((((1u64 << (2 * R + 1)) - 1) << q.x()) >> R) as u32;
+                for y in q.y().saturating_sub(R)..=(q.y() + R).min(STRIDE - 1) {
                     near4[y] |= cols;
                     if k <= 2 {
                         near2[y] |= cols;
@@ -75,9 +76,9 @@ impl Searcher<'_> {
                 if m.score > 0 {
                     let (x, y) = (m.pos.x(), m.pos.y() & (STRIDE - 1));
                     if near4[y] >> x & 1 == 0 {
-                        m.score /= 4;
+                        m.score /= LOCALITY_FAR_DIVISOR;
                     } else if near2[y] >> x & 1 == 0 {
-                        m.score /= 2;
+                        m.score /= LOCALITY_NEAR_DIVISOR;
                     }
                 }
             }
@@ -131,9 +132,8 @@ pub(super) fn must_answer_three(b: &Board) -> bool {
 
 /// Does the side to move, below the root, answer an opponent's four-three point with the
 /// moves that may stop it ([`crate::movegen::four_three_defences`]) alone?
-pub(super) fn answers_four_three(b: &Board, ply: usize, params: &Params) -> bool {
-    params.four_three_replies() > 0
-        && ply > 0
+pub(super) fn answers_four_three(b: &Board, ply: usize) -> bool {
+    ply > 0
         && matches!(b.rule(), Rule::Freestyle | Rule::Standard)
         && b.count(!b.to_move(), Threat::Block4Flex3) > 0
 }

@@ -2,6 +2,10 @@
 //! `time_left`) into search [`Limits`] with a safety margin, so that the engine never loses
 //! on time.
 
+use crate::search::params::{
+    MOVES_TO_GO, MOVE_MAX_DIVISOR, MOVE_MAX_SHARES, SOFT_SHARE_PERCENT, SOFT_TURN_PERCENT,
+    TIME_MARGIN_MAX_MS, TIME_MARGIN_MS, TIME_MARGIN_SHARE,
+};
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -28,10 +32,9 @@ pub struct TimeControl {
     pub left_ms: Option<i64>,
 }
 
-/// The margin kept back from a budget of `ms`: process start-up, pipes and the scheduler of a
-/// busy machine cost tens of milliseconds; Piskvork allows about 1 s of grace, others less.
+/// The margin kept back from a budget of `ms` ([`TIME_MARGIN_MS`]).
 fn margin(ms: i64) -> i64 {
-    (30 + ms / 20).min(400)
+    (TIME_MARGIN_MS + ms / TIME_MARGIN_SHARE).min(TIME_MARGIN_MAX_MS)
 }
 
 impl TimeControl {
@@ -74,27 +77,29 @@ impl TimeControl {
         if avail <= 0 {
             return Some(FLOOR_MS);
         }
-        // Our own moves still to come: most games end well before the board fills, so plan
-        // for at least ten more and at most half the empty cells.
+        // Our own moves still to come: half the empty cells, within MOVES_TO_GO.
         let empty = cells.saturating_sub(stones) as i64;
-        let to_go = (empty / 2).clamp(10, 40);
-        // A move may take up to three shares, but never more than a fifth of what is left.
-        Some((avail * 3 / to_go).min(avail / 5).max(FLOOR_MS))
+        let to_go = (empty / 2).clamp(MOVES_TO_GO.0, MOVES_TO_GO.1);
+        // A move may take a few shares, but never more than a part of what is left.
+        Some(
+            (avail * MOVE_MAX_SHARES / to_go)
+                .min(avail / MOVE_MAX_DIVISOR)
+                .max(FLOOR_MS),
+        )
     }
 
     /// Search limits for the next move: the hard limit (`hard_and_binding`) and a
-    /// soft limit (no new iteration after it). When the turn limit binds, the move may use
-    /// most of it: the soft limit is 80% of the hard one (an iteration the hard limit cuts
-    /// short still counts if it found a better root move; measured: docs/experiments.md, time
-    /// and threads). When a share of the game clock binds instead, the soft limit is 40% of it, so that a move spends about one share on
-    /// average (the hard limit allows three).
+    /// soft limit (no new iteration after it): [`SOFT_TURN_PERCENT`] of the hard limit when
+    /// the turn limit binds, [`SOFT_SHARE_PERCENT`] when a share of the game clock does.
     pub fn limits(&self, stones: usize, cells: usize) -> Limits {
         let (hard, turn_bound) = self.hard_and_binding(stones, cells);
-        let soft = if turn_bound {
-            hard * 4 / 5
-        } else {
-            hard * 2 / 5
-        };
+        let soft = hard
+            * if turn_bound {
+                SOFT_TURN_PERCENT
+            } else {
+                SOFT_SHARE_PERCENT
+            }
+            / 100;
         Limits {
             depth: None,
             nodes: None,

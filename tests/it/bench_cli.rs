@@ -23,18 +23,26 @@ fn signature(out: &std::process::Output) -> String {
 #[test]
 fn set_changes_the_search_and_is_echoed() {
     // Shallow and without the root threat search: debug builds recheck every move.
-    let plain = bench(&["--depth", "2", "--set", "root=0"]);
+    let plain = bench(&["--depth", "2", "--set", "root_threat_nodes=0"]);
     assert!(plain.status.success());
-    let again = bench(&["--depth", "2", "--set", "root=0"]);
+    let again = bench(&["--depth", "2", "--set", "root_threat_nodes=0"]);
     assert_eq!(
         signature(&plain),
         signature(&again),
         "the signature is reproducible"
     );
     // No leaf threat check: a different tree, so a different signature.
-    let set = bench(&["--depth", "2", "--set", "root=0", "--set", "leaf=0"]);
+    let set = bench(&[
+        "--depth",
+        "2",
+        "--set",
+        "root_threat_nodes=0",
+        "--set",
+        "leaf_vcf_nodes=0",
+    ]);
     assert!(set.status.success());
-    assert!(String::from_utf8_lossy(&set.stdout).contains("parameters root=0 leaf=0"));
+    assert!(String::from_utf8_lossy(&set.stdout)
+        .contains("parameters root_threat_nodes=0 leaf_vcf_nodes=0"));
     assert_ne!(signature(&plain), signature(&set));
 }
 
@@ -42,8 +50,8 @@ fn set_changes_the_search_and_is_echoed() {
 fn bad_arguments_exit_2_with_a_message() {
     for args in [
         &["--set", "nosuch=1"][..],
-        &["--set", "leaf=x"],
-        &["--set", "leaf=-1"],
+        &["--set", "leaf_vcf_nodes=x"],
+        &["--set", "leaf_vcf_nodes=-1"],
         &["--set"],
         &["--frobnicate", "1"],
         &["--depth", "0"],

@@ -267,7 +267,7 @@ fn solve_refuses_a_bad_position_or_value_with_exit_2() {
         (&["--nodes", "9", "--ms", "9", "7,7"], "--nodes"),
         (&["--depth", "0"], "--depth"),
         (&["--engine", "7,7"], "--engine"),
-        (&["--set", "leaf=0", "7,7"], "--set"), // refused with or without `tuning`
+        (&["--set", "leaf_vcf_nodes=0", "7,7"], "--set"), // refused with or without `tuning`
         (&["--eval", "classical", "7,7"], "--eval"),
         (&["--threads", "0"], "--threads"),
         (&["--threads", "65"], "--threads"),

@@ -326,12 +326,12 @@ fn search_parameters_keep_tactics() {
     let defends = sample(suite("tactics/freestyle_defend_vcf.tsv"), 25);
     assert!(wins.len() >= 20 && defends.len() >= 20);
     for set in [
-        &[("se", 0)][..],
-        &[("fext", 130)],
-        &[("se", 0), ("fext", 130)],
-        &[("lmrt", 0), ("iir", 0), ("rlmr", 0)],
-        &[("narrow", 0)],
-        &[("leaf", 50)],
+        &[("singular_margin", 0)][..],
+        &[("four_reply_ext", 130)],
+        &[("singular_margin", 0), ("four_reply_ext", 130)],
+        &[("lmr_threats", 0), ("iir_depth", 0), ("root_lmr_scale", 0)],
+        &[("narrow_score", 0)],
+        &[("leaf_vcf_nodes", 50)],
     ] {
         let mut config = Config::default();
         for &(k, v) in set {

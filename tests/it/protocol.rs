@@ -654,7 +654,7 @@ fn search_settings_on_the_command_line() {
     };
     #[cfg(feature = "tuning")]
     {
-        let (code, out, _) = run(&["--set", "narrow=0", "--set", "leaf=100"]);
+        let (code, out, _) = run(&["--set", "narrow_score=0", "--set", "leaf_vcf_nodes=100"]);
         assert_eq!(code, Some(0));
         assert!(out.lines().any(|l| l == "7,7"), "{out}");
     }
@@ -669,8 +669,8 @@ fn search_settings_on_the_command_line() {
     // `--set` is a flag of tuning builds only; elsewhere it is unknown.
     for bad in [
         &["--set", "bogus=1"][..],
-        &["--set", "narrow"],
-        &["--set", "narrow=x"],
+        &["--set", "narrow_score"],
+        &["--set", "narrow_score=x"],
         &["--vary"],
         &["--vary", "-1"],
         &["--vary", "5000"],
