@@ -251,3 +251,24 @@ pub const MOVES_TO_GO: (i64, i64) = (10, 40);
 pub const MOVE_MAX_SHARES: i64 = 3;
 /// A move never takes more than the time left over this, whatever its shares.
 pub const MOVE_MAX_DIVISOR: i64 = 5;
+
+/// Attacking moves the VCT's depth-first search deepens to before the proof-number search
+/// takes over (`Solver::vct`). The depth-first search finds short wins in fewer nodes; the
+/// proof-number search settles far more positions. Measured: docs/experiments.md, the
+/// threat solver.
+pub const DEPTH_FIRST_VCT_DEPTH: u8 = 5;
+/// Fewest slots of the solver's proof-number table (256 KB).
+pub const PN_SLOTS_MIN: usize = 1 << 14;
+/// Most slots of the solver's proof-number table (16 MB): fewer proved fewer long wins,
+/// more proved no more. Measured: docs/experiments.md, the threat solver.
+pub const PN_SLOTS_MAX: usize = 1 << 20;
+/// In the proof-number search, a child not yet searched counts as one move to prove it for
+/// its side to move (`phi`), and one plus this many per place in the move order to refute it
+/// (`delta`): the parent tries its moves in their order, each a little deeper before the
+/// next, as the depth-first search does. Measured: docs/experiments.md, the threat solver.
+pub const UNSEEN_RANK_STEP: u32 = 1;
+/// In the proof-number search, a child searched next may run until its `delta` passes the
+/// second best sibling's by this factor (numerator, denominator; Pawlewicz and Lew's
+/// 1+epsilon trick), not by one: fewer switches between two siblings of nearly equal
+/// numbers. Measured: docs/experiments.md, the threat solver.
+pub const THRESHOLD_EPSILON: (u32, u32) = (5, 4);

@@ -19,6 +19,7 @@ mod vct;
 
 use crate::board::Board;
 use crate::movegen::MoveList;
+use crate::search::params::{DEPTH_FIRST_VCT_DEPTH, PN_SLOTS_MAX, PN_SLOTS_MIN};
 use crate::types::Pos;
 use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,18 +70,6 @@ impl Default for SolveLimits {
 /// Nodes charged for a caro defence check ([`five_defences`] or a straight four's check):
 /// the few makes it takes, each dearer than a node's.
 const CARO_DEFENCE_WORK: u64 = 4;
-
-/// Attacking moves the VCT's depth-first search deepens to before the proof-number search
-/// takes over ([`Solver::vct`]). The depth-first search finds short wins in fewer nodes;
-/// the proof-number search settles far more positions. Measured: docs/experiments.md, the
-/// threat solver.
-const DEPTH_FIRST_VCT_DEPTH: u8 = 5;
-
-/// Fewest slots of the proof-number table (256 KB).
-const PN_SLOTS_MIN: usize = 1 << 14;
-/// Most slots of the proof-number table (16 MB): fewer proved fewer long wins, more proved
-/// no more.
-const PN_SLOTS_MAX: usize = 1 << 20;
 
 /// Default memory of a solver's VCT table, in megabytes.
 pub const DEFAULT_TABLE_MB: usize = 64;

@@ -13,24 +13,13 @@ use super::vct::{sort_defences, NO_WIN_AT_ANY_DEPTH};
 use super::{Res, Solver};
 use crate::board::Board;
 use crate::movegen::{five_point, three_defences};
+use crate::search::params::{THRESHOLD_EPSILON, UNSEEN_RANK_STEP};
 use crate::threat::Threat;
 use crate::types::{Color, Pos};
 
 /// A proof or disproof number that stands for infinity: the node is disproven (as proof
 /// number) or proven (as disproof number). Sums saturate here.
 const INFINITE: u32 = 1 << 30;
-
-/// A child not yet searched counts as one move to prove it for its side to move (`phi`),
-/// and one plus this many per place in the move order to refute it (`delta`): the parent
-/// tries its moves in their order, each a little deeper before the next, as the depth-first
-/// search does (measured: docs/experiments.md, the threat solver).
-const UNSEEN_RANK_STEP: u32 = 1;
-
-/// A child searched next may run until its `delta` passes the second best sibling's by this
-/// factor (numerator, denominator; Pawlewicz and Lew's 1+epsilon trick), not by one: fewer
-/// switches between two siblings of nearly equal numbers. 5/4 with the step above: 22 long
-/// wins; 3/2: 21 or 22; plain 1 more: 21.
-const THRESHOLD_EPSILON: (u32, u32) = (5, 4);
 
 /// What expanding a leaf found.
 enum Expansion {
