@@ -29,7 +29,7 @@ pub const PROVEN_LOSS_PENALTY: i32 = 10_000;
 /// game reorders only moves the search finds nearly equal. The bonus makes the engine play
 /// again a move that won where another search would pick a different near-equal move:
 /// without it, against an opponent that repeats itself, the learner left about half the
-/// lines it had won when it met them again (docs/strength.md, learning matches).
+/// lines it had won when it met them again (docs/experiments.md, the position database).
 pub const OUTCOME_STEP: i32 = 50;
 /// Most penalty or bonus game statistics alone give a move: less than an open three, so
 /// statistics never outweigh a tactical difference the search sees.

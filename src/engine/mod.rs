@@ -215,7 +215,7 @@ impl Engine {
     /// it: the same position and limits give the same move in every game, and what the
     /// engine carries from game to game is the database's alone (a kept table let a fixed
     /// opponent grow stronger at the openings it had seen, which hid what the database
-    /// taught in the learning matches of docs/strength.md).
+    /// taught in the learning matches of docs/history.md).
     pub fn new_game(&mut self, size: usize, rule: Rule) -> Result<(), SizeError> {
         check_size(size)?;
         self.clear_hash();
