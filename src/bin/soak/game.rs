@@ -108,6 +108,15 @@ impl Game<'_> {
         self.rec.plies = self.referee.len();
         self.rec.least_time_left = self.clock.least_ms();
         self.rec.memory = self.players.iter().map(|p| p.mem.clone()).collect();
+        self.rec.db_messages = self
+            .players
+            .iter()
+            .flat_map(|p| {
+                p.db_messages
+                    .iter()
+                    .map(move |m| format!("{}: {m}", p.label))
+            })
+            .collect();
         for label in ['A', 'B'] {
             let path = stderr_dir.join(format!("game-{:03}-{label}.txt", self.plan.game));
             match std::fs::metadata(&path) {

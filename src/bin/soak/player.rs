@@ -35,6 +35,9 @@ pub struct Player {
     pub asked: bool,
     /// Has `END` been sent (or is the process gone)?
     pub done: bool,
+    /// The `MESSAGE` lines that name the position database (`--db`): a file the engine
+    /// could not use, or an access it skipped.
+    pub db_messages: Vec<String>,
 }
 
 impl Player {
@@ -47,6 +50,7 @@ impl Player {
             mem,
             asked: false,
             done: false,
+            db_messages: Vec::new(),
         }
     }
 
@@ -58,6 +62,7 @@ impl Player {
             match self.proc.read(step) {
                 Read::Line(at, text) => {
                     if is_chatter(&text) {
+                        self.note(&text);
                         continue;
                     }
                     if let Some(p) = suggestion(&text) {
@@ -85,9 +90,18 @@ impl Player {
         while let Read::Line(_, text) = self.proc.read(Instant::now()) {
             if !is_chatter(&text) {
                 out.push(text);
+            } else {
+                self.note(&text);
             }
         }
         out
+    }
+
+    /// Keeps a chatter line that names the database.
+    fn note(&mut self, text: &str) {
+        if text.to_ascii_lowercase().contains("database") {
+            self.db_messages.push(text.trim().to_string());
+        }
     }
 
     /// Reads the engine's memory now (nothing if the process has gone).

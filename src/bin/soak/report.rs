@@ -87,6 +87,8 @@ pub struct GameReport {
     pub worst_overrun: [Option<Overrun>; 2],
     /// Each engine's memory, A then B.
     pub memory: Vec<Watch>,
+    /// The engines' messages about the position database (`A: MESSAGE ...`).
+    pub db_messages: Vec<String>,
     /// The least `time_left` under a game clock.
     pub least_time_left: Option<i64>,
     /// The slowest move after `STOP`.
@@ -128,6 +130,7 @@ impl GameReport {
             transcript: None,
             scripts: [Vec::new(), Vec::new()],
             stderr: Vec::new(),
+            db_messages: Vec::new(),
         }
     }
 
@@ -183,6 +186,8 @@ pub struct Summary {
     slowest_start_ms: u64,
     events: BTreeMap<&'static str, u32>,
     time: Duration,
+    /// The engines' messages about the database, with their games.
+    db_messages: Vec<String>,
 }
 
 impl Summary {
@@ -199,6 +204,11 @@ impl Summary {
                 .push(format!("game {} {}", r.game, f.engine));
         }
         *self.endings.entry(r.ending.name()).or_insert(0) += 1;
+        self.db_messages.extend(
+            r.db_messages
+                .iter()
+                .map(|m| format!("game {:03} {m}", r.game)),
+        );
         self.plies += r.plies;
         self.answers += r.answers as u64;
         for (mine, theirs) in self.worst_overrun.iter_mut().zip(&r.worst_overrun) {
@@ -264,6 +274,14 @@ impl Summary {
             .collect();
         let _ = writeln!(s, "endings: {}", endings.join(", "));
         let _ = writeln!(s, "faults: {}", self.fault_count());
+        let _ = writeln!(
+            s,
+            "messages about the database (--db): {}",
+            self.db_messages.len()
+        );
+        for m in self.db_messages.iter().take(10) {
+            let _ = writeln!(s, "  {m}");
+        }
         for (kind, at) in &self.faults {
             let _ = writeln!(s, "  {}: {} ({})", kind.name(), at.len(), at.join(", "));
         }
