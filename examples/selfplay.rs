@@ -32,7 +32,7 @@ fn config(flags: &[String]) -> Result<Config, String> {
         match k {
             "soft" => {} // read by `limits`
             "threads" => c.threads = v.max(1) as usize,
-            _ => c.params.set(k, v)?,
+            _ => c.params.set(k, v).map_err(|e| e.to_string())?,
         }
     }
     Ok(c)

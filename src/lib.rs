@@ -22,6 +22,10 @@
 //!    (the bench set), [`suite`] (test positions), [`datagen`] (self-play training data).
 //!    Only they and the binaries read or write anything.
 //!
+//! The position database and every module of layer 6 sit behind cargo features (`db`,
+//! `record`, `prompt`, `protocol`, `web`, `tools`; on by default): without them the library
+//! is the engine alone, and the facade plays without a database.
+//!
 //! The engine in a few lines: a game, a move of ours, and the engine's answer within a node
 //! budget (node budgets give the same move on every machine).
 //!
@@ -65,16 +69,24 @@ pub mod eval;
 // Layer 4
 pub mod search;
 // Layer 5
+#[cfg(feature = "db")]
 pub mod db;
 pub mod engine;
 pub mod review;
 // Layer 6
+#[cfg(feature = "tools")]
 pub mod benchmark;
+#[cfg(feature = "tools")]
 pub mod datagen;
+#[cfg(feature = "prompt")]
 pub mod prompt;
+#[cfg(feature = "protocol")]
 pub mod protocol;
+#[cfg(feature = "record")]
 pub mod record;
+#[cfg(feature = "tools")]
 pub mod suite;
+#[cfg(feature = "web")]
 pub mod web;
 
 pub use board::Board;

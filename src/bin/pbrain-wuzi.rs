@@ -70,7 +70,7 @@ fn options_from_args(args: &Args) -> Result<Options, String> {
     };
     #[cfg(feature = "tuning")]
     for kv in &args.sets {
-        opts.params.set_pair(kv)?;
+        opts.params.set_pair(kv).map_err(|e| e.to_string())?;
     }
     opts.db = match &args.db {
         None => DbChoice::Off,

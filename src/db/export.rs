@@ -6,7 +6,7 @@
 use super::key::{decode_key, Canon};
 use super::record::{Deep, Outcomes, Proven, Record};
 use super::{Db, DbError};
-use crate::notation::parse_xy;
+use crate::notation::{parse_xy, NotationError};
 use crate::types::{Color, Pos, Rule};
 use serde::{Deserialize, Serialize};
 
@@ -129,24 +129,55 @@ pub fn to_line(key: &[u8], rec: &Record) -> Option<Line> {
     })
 }
 
+/// Why a line of an export is not a position's record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// A rule name wuzi does not know.
+    #[error("unknown rule '{0}'")]
+    Rule(String),
+    /// A board size wuzi does not play.
+    #[error("unsupported size {0}")]
+    Size(usize),
+    /// `to_move` is neither `black` nor `white`.
+    #[error("to_move is black or white, not '{0}'")]
+    ToMove(String),
+    /// A point that is not `x,y`.
+    #[error(transparent)]
+    Point(#[from] NotationError),
+    /// A point off the board.
+    #[error("{point} is off a {size}x{size} board")]
+    OffBoard {
+        /// The point as written.
+        point: String,
+        /// The board size.
+        size: usize,
+    },
+    /// A stone on a pass, or two stones on one point.
+    #[error("{0} is a pass or holds two stones")]
+    Stone(String),
+}
+
 /// The key and record a line stands for (moves canonical), or why it is not one.
-pub fn from_line(line: &Line) -> Result<(Vec<u8>, Record), String> {
-    let rule = Rule::parse(&line.rule).ok_or_else(|| format!("unknown rule '{}'", line.rule))?;
+pub fn from_line(line: &Line) -> Result<(Vec<u8>, Record), LineError> {
+    let rule = Rule::parse(&line.rule).ok_or_else(|| LineError::Rule(line.rule.clone()))?;
     let n = line.size;
     if !(crate::types::MIN_SIZE..=crate::types::MAX_SIZE).contains(&n) {
-        return Err(format!("unsupported size {n}"));
+        return Err(LineError::Size(n));
     }
     let side = match line.to_move.as_str() {
         "black" => Color::Black,
         "white" => Color::White,
-        s => return Err(format!("to_move is black or white, not '{s}'")),
+        s => return Err(LineError::ToMove(s.into())),
     };
-    let point = |s: &str| -> Result<Pos, String> {
+    let point = |s: &str| -> Result<Pos, LineError> {
         let p = parse_xy(s)?;
         if p.is_none() || p.on_board(n) {
             Ok(p)
         } else {
-            Err(format!("{s} is off a {n}x{n} board"))
+            Err(LineError::OffBoard {
+                point: s.into(),
+                size: n,
+            })
         }
     };
     let mut stones = Vec::new();
@@ -155,7 +186,7 @@ pub fn from_line(line: &Line) -> Result<(Vec<u8>, Record), String> {
         for s in list {
             let p = point(s)?;
             if p.is_none() || std::mem::replace(&mut seen[p.index()], true) {
-                return Err(format!("{s} is a pass or holds two stones"));
+                return Err(LineError::Stone(s.clone()));
             }
             stones.push((p, c));
         }
@@ -271,7 +302,7 @@ impl Db {
                 reason,
             };
             let line: Line = serde_json::from_str(l).map_err(|e| bad(e.to_string()))?;
-            parsed.push(from_line(&line).map_err(bad)?);
+            parsed.push(from_line(&line).map_err(|e| bad(e.to_string()))?);
         }
         self.store().write(|w| {
             for (k, r) in &parsed {

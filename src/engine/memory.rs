@@ -28,11 +28,6 @@ impl Engine {
         std::mem::take(&mut self.db_notes)
     }
 
-    /// A change of the game: its result is not known, and not learned from.
-    pub(super) fn game_changed(&mut self) {
-        self.learned = false;
-    }
-
     fn db_failed(&mut self, e: DbError) {
         if e.is_fatal() {
             self.db_notes

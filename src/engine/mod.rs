@@ -4,9 +4,11 @@
 mod balance;
 
 pub use balance::PAIR_FIRST_MOVES;
+#[cfg(feature = "db")]
 mod memory;
 
 use crate::board::Board;
+#[cfg(feature = "db")]
 use crate::db::{Db, GameEnd};
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::search::tt::{Tt, MATE_BOUND};
@@ -173,14 +175,19 @@ pub struct Engine {
     /// Moves the search leaves out ([`Engine::set_excluded`]).
     excluded: Vec<Pos>,
     /// The position database, if one is open ([`Engine::set_db`]).
+    #[cfg(feature = "db")]
     db: Option<Db>,
     /// What the database reported since the front end last asked ([`Engine::take_db_notes`]).
+    #[cfg(feature = "db")]
     db_notes: Vec<String>,
     /// Search results to write with the database's next access.
+    #[cfg(feature = "db")]
     db_pending: Vec<crate::db::SearchNote>,
     /// The last search's proven result: who wins, and the ply of the position it searched.
+    #[cfg(feature = "db")]
     verdict: Option<(GameEnd, usize)>,
     /// The game has been learned from since its last change ([`Engine::learn_game`]).
+    #[cfg(feature = "db")]
     learned: bool,
 }
 
@@ -203,10 +210,15 @@ impl Engine {
             status: GameStatus::Ongoing,
             earlier: Vec::new(),
             excluded: Vec::new(),
+            #[cfg(feature = "db")]
             db: None,
+            #[cfg(feature = "db")]
             db_notes: Vec::new(),
+            #[cfg(feature = "db")]
             db_pending: Vec::new(),
+            #[cfg(feature = "db")]
             verdict: None,
+            #[cfg(feature = "db")]
             learned: false,
         })
     }
@@ -358,6 +370,14 @@ impl Engine {
     pub fn play_unchecked(&mut self, p: Pos) -> Result<GameStatus, MoveError> {
         self.check_point(p)?;
         Ok(self.play_checked(p))
+    }
+
+    /// A change of the game: its result is not known, and not learned from.
+    fn game_changed(&mut self) {
+        #[cfg(feature = "db")]
+        {
+            self.learned = false;
+        }
     }
 
     fn check_point(&self, p: Pos) -> Result<(), MoveError> {
@@ -586,7 +606,14 @@ impl Engine {
         // The clock starts before the table is allocated: a table not made ready by
         // `prepare` costs the turn its allocation and the faults of its first probes.
         let start = Instant::now();
+        // The position database's advice on the root moves: penalties, a proven win, a move
+        // to search first (none without the feature `db` or an open database).
+        #[cfg(feature = "db")]
         let advice = self.db_advice();
+        #[cfg(feature = "db")]
+        let (penalties, win, first) = (&advice.penalties[..], advice.win, advice.first);
+        #[cfg(not(feature = "db"))]
+        let (penalties, win, first) = (&[][..], None::<(Pos, u16)>, None::<Pos>);
         let hash_mb = self.config.hash_mb;
         let tt = self.tt.get_or_insert_with(|| Tt::new(hash_mb));
         tt.new_search();
@@ -604,14 +631,13 @@ impl Engine {
                 .config
                 .eval
                 .network(self.board.size(), self.board.rule()),
-            root_penalties: &advice.penalties,
-            root_win: advice
-                .win
-                .map(|(p, plies)| (p, WIN - (plies as i32).clamp(1, WIN - MATE_BOUND))),
-            root_first: advice.first,
+            root_penalties: penalties,
+            root_win: win.map(|(p, plies)| (p, WIN - (plies as i32).clamp(1, WIN - MATE_BOUND))),
+            root_first: first,
         };
         let out =
             crate::search::threads::run(&self.board, &shared, self.config.threads, root, on_info);
+        #[cfg(feature = "db")]
         self.db_store_search(&out, &advice);
         out
     }

@@ -5,7 +5,7 @@
 //! colour only when `out` wants it), search progress to `err` (one line overwriting itself
 //! only when `err` is a terminal).
 
-pub mod command;
+mod command;
 mod file;
 pub mod input;
 mod memory;
@@ -13,10 +13,10 @@ mod play;
 mod review;
 mod text;
 mod think;
-pub mod verdict;
-pub mod view;
+mod verdict;
+mod view;
 
-use crate::engine::{clock_seed, Engine, GameStatus, Level, DEFAULT_RANDOM_MARGIN};
+use crate::engine::{clock_seed, Engine, GameStatus, Level, SizeError, DEFAULT_RANDOM_MARGIN};
 use crate::types::{Color, Pos, Rule};
 use command::{parse, Cmd, HELP, MAX_LINE};
 use input::{Input, Read};
@@ -76,8 +76,8 @@ impl Interrupt {
 impl Prompt {
     /// A 15x15 freestyle game, human black, full strength at one second a move, varying
     /// among near-equal moves ([`DEFAULT_RANDOM_MARGIN`]) with a seed from the clock.
-    pub fn new() -> Result<Prompt, String> {
-        let mut engine = Engine::new(15, Rule::Freestyle).map_err(|e| e.to_string())?;
+    pub fn new() -> Result<Prompt, SizeError> {
+        let mut engine = Engine::new(15, Rule::Freestyle)?;
         engine.set_hash_mb(64);
         engine.set_seed(clock_seed());
         engine.set_random_margin(Some(DEFAULT_RANDOM_MARGIN));

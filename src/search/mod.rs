@@ -17,7 +17,7 @@ use crate::threat::Threat;
 use crate::types::{Color, Pos, CELLS, STRIDE};
 use lmr::LmrTable;
 use node::Pending;
-pub use params::Params;
+pub use params::{ParamError, Params};
 use solver::{Proof, SolveLimits, Solver};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -59,34 +59,53 @@ macro_rules! parameters {
 
             /// Sets the parameter `key` to `v` (feature `tuning`).
             #[cfg(feature = "tuning")]
-            pub fn set(&mut self, key: &str, v: i64) -> Result<(), String> {
+            pub fn set(&mut self, key: &str, v: i64) -> Result<(), ParamError> {
                 $(
                     if key == stringify!($getter) {
                         self.$getter = <$t>::try_from(v).map_err(|_| {
-                            format!("search parameter '{key}': {v} is out of range")
+                            ParamError::OutOfRange { key: key.into(), value: v }
                         })?;
                         return Ok(());
                     }
                 )*
-                Err(format!(
-                    "unknown search parameter '{key}' (the keys: {})",
-                    Self::KEYS.join(", ")
-                ))
+                Err(ParamError::Unknown(key.into()))
             }
 
             /// Sets one parameter from its command-line form `key=value` (feature `tuning`).
             #[cfg(feature = "tuning")]
-            pub fn set_pair(&mut self, kv: &str) -> Result<(), String> {
+            pub fn set_pair(&mut self, kv: &str) -> Result<(), ParamError> {
                 let (k, v) = kv
                     .split_once('=')
-                    .ok_or_else(|| format!("--set {kv}: expected key=value"))?;
+                    .ok_or_else(|| ParamError::NotAPair(kv.into()))?;
                 let v = v
                     .parse()
-                    .map_err(|_| format!("--set {kv}: the value must be an integer"))?;
+                    .map_err(|_| ParamError::NotAnInteger(kv.into()))?;
                 self.set(k, v)
             }
         }
     };
+}
+
+/// Why a search parameter was not set (feature `tuning`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    /// No parameter has this key.
+    #[error("unknown search parameter '{0}' (the keys: {keys})", keys = Params::KEYS.join(", "))]
+    Unknown(String),
+    /// The value does not fit the parameter's type.
+    #[error("search parameter '{key}': {value} is out of range")]
+    OutOfRange {
+        /// The parameter's key.
+        key: String,
+        /// The value refused.
+        value: i64,
+    },
+    /// `--set` without `=`.
+    #[error("--set {0}: expected key=value")]
+    NotAPair(String),
+    /// `--set key=value` with a value that is not an integer.
+    #[error("--set {0}: the value must be an integer")]
+    NotAnInteger(String),
 }
 
 parameters! {

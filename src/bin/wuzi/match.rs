@@ -192,7 +192,7 @@ fn sides(args: &Args) -> Result<[Side; 2], String> {
     #[cfg(feature = "tuning")]
     for (side, sets) in sides.iter_mut().zip([&args.a_set, &args.b_set]) {
         for kv in sets {
-            side.config.params.set_pair(kv)?;
+            side.config.params.set_pair(kv).map_err(|e| e.to_string())?;
         }
     }
     Ok(sides)

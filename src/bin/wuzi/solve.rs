@@ -139,7 +139,7 @@ fn solve_command(o: &Args) -> Result<(), String> {
             };
             #[cfg(feature = "tuning")]
             for kv in &o.sets {
-                config.params.set_pair(kv)?;
+                config.params.set_pair(kv).map_err(|e| e.to_string())?;
             }
             run_engine_suite(path, o, &config)
         } else {
