@@ -46,12 +46,14 @@ pub enum Cmd {
     Quit,
 }
 
-/// The help text.
+/// The help text, within [`super::text::WIDTH`] columns.
 pub const HELP: &str = "\
 commands:
-  h8               play a move: column letter and row number, as the board is labelled
-  7,7              the same point as zero-based x,y as Gomocup brains and .psq files count:
-                   x from the left (a = 0), y from the TOP (0,0 is a15 on 15x15, 7,7 is h8)
+  h8               play a move: column letter and row number, as the board is
+                   labelled
+  7,7              the same point as zero-based x,y, as Gomocup brains and .psq
+                   files count: x from the left (a = 0), y from the TOP
+                   (0,0 is a15 on 15x15, 7,7 is h8)
   undo             take back the engine's reply and your last move
   hint             ask the engine for a move for you
   new              new game with the same settings
@@ -60,19 +62,21 @@ commands:
   level L          random | greedy | depth N | full
   rule R           freestyle | standard | renju | caro (starts a new game)
   size N           board size 5..22 (starts a new game)
-  time S           seconds per engine move, more than 0 and at most 3600 (e.g. 1 or 0.5)
+  time S           seconds per engine move, more than 0 and at most 3600 (e.g. 1
+                   or 0.5)
   vary N|off       pick at random among moves within N of the best (default 30)
-  save FILE        save the game (.sgf: SGF; .psq: Piskvork; other names: wuzi's text)
+  save FILE        save the game (.sgf: SGF; .psq: Piskvork; other names: wuzi's
+                   text)
   load FILE        load a saved game (SGF, .psq or wuzi's text)
   board            show the board again
   db               what the position database (wuzi --db FILE) knows here
-  review [MS]      where this game was decided: each blunder and missed win, by the
-                   threat solver (MS milliseconds a solve, default 200)
+  review [MS]      where this game was decided: each blunder and missed win, by
+                   the threat solver (MS milliseconds a solve, default 200)
   help             this text
   quit             leave (so does end of input)
-The board: X black, O white, (X) the last move, * a point forbidden to black (renju).
-Chances are the engine's estimate for the side named; a forced win is counted in the
-winner's own moves along the engine's line.";
+The board: X black, O white, (X) the last move, * a point forbidden to black
+(renju). Chances are the engine's estimate for the side named; a forced win is
+counted in the winner's own moves along the engine's line.";
 
 /// The longest input line the prompt reads as a command, in characters; longer lines are
 /// refused without being echoed (no command or file name needs more).

@@ -31,7 +31,7 @@ impl Prompt {
         if let Err(e) = std::fs::write(file, text) {
             return Ok(Err(format!("Cannot write {file}: {e}.")));
         }
-        writeln!(io.out, "Saved {} moves to {file}.", rec.moves.len())?;
+        say!(io, "Saved {} moves to {file}.", rec.moves.len())?;
         Ok(Ok(()))
     }
 
@@ -70,7 +70,7 @@ impl Prompt {
         } else {
             String::new()
         };
-        writeln!(io.out, "Loaded {} moves from {file}{of}.", rec.moves.len())?;
+        say!(io, "Loaded {} moves from {file}{of}.", rec.moves.len())?;
         // One board: the engine's reply draws it if the engine is to move.
         if self.engine.status() != GameStatus::Ongoing
             || self.engine.board().to_move() == self.human

@@ -16,10 +16,11 @@ impl Prompt {
     /// Learns from the game if it has ended (once), and says so.
     pub(super) fn learn(&mut self, io: &mut Io) -> io::Result<()> {
         if let Some(l) = self.engine.learn_game() {
-            writeln!(
-                io.out,
+            say!(
+                io,
                 "Remembered: {} positions, {} proven.",
-                l.positions, l.proofs
+                l.positions,
+                l.proofs
             )?;
         }
         self.db_notes(io)
@@ -36,11 +37,11 @@ impl Prompt {
     /// The `db` command.
     pub(super) fn show_db(&mut self, io: &mut Io) -> io::Result<()> {
         if self.engine.db().is_none() {
-            writeln!(io.out, "No position database (start wuzi with --db FILE).")?;
+            say!(io, "No position database (start wuzi with --db FILE).")?;
             return self.db_notes(io);
         }
         if let Some(k) = self.engine.db_known() {
-            writeln!(io.out, "{}", known_text(&k, self.size()))?;
+            say!(io, "{}", known_text(&k, self.size()))?;
         }
         self.db_notes(io)
     }

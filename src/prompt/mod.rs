@@ -5,6 +5,14 @@
 //! colour only when `out` wants it), search progress to `err` (one line overwriting itself
 //! only when `err` is a terminal).
 
+/// Writes a message to the player (`format!`'s arguments) on `io.out`, its lines broken
+/// between words to fit [`text::WIDTH`] columns.
+macro_rules! say {
+    ($io:expr, $($arg:tt)*) => {
+        writeln!($io.out, "{}", $crate::prompt::text::wrap(&format!($($arg)*)))
+    };
+}
+
 mod command;
 mod file;
 pub mod input;
@@ -114,8 +122,8 @@ impl Prompt {
             .config()
             .eval
             .describe(board.size(), board.rule());
-        writeln!(
-            io.out,
+        say!(
+            io,
             "wuzi {} ({eval}): you play black (X). Type help for commands.",
             env!("CARGO_PKG_VERSION")
         )?;
@@ -132,25 +140,21 @@ impl Prompt {
                     if self.interrupt.presses.fetch_add(1, Ordering::SeqCst) >= 1 {
                         return self.learn(io);
                     }
-                    writeln!(io.out, "(Ctrl-C again, or quit, to leave.)")?;
+                    say!(io, "(Ctrl-C again, or quit, to leave.)")?;
                     continue;
                 }
             };
             let line = match std::str::from_utf8(&bytes) {
                 Ok(l) => l,
                 Err(_) => {
-                    writeln!(
-                        io.out,
-                        "That line is not UTF-8 text, so it was ignored (type help for the commands)."
+                    say!(io, "That line is not UTF-8 text, so it was ignored (type help for the commands)."
                     )?;
                     continue;
                 }
             };
             let chars = line.trim().chars().count();
             if chars > MAX_LINE {
-                writeln!(
-                    io.out,
-                    "That line is {chars} characters long; commands are shorter than {MAX_LINE}, so it was ignored."
+                say!(io, "That line is {chars} characters long; commands are shorter than {MAX_LINE}, so it was ignored."
                 )?;
                 continue;
             }
@@ -159,10 +163,10 @@ impl Prompt {
                 Ok(Some(Cmd::Quit)) => return self.learn(io),
                 Ok(Some(cmd)) => {
                     if let Err(reason) = self.execute(cmd, io)? {
-                        writeln!(io.out, "{reason}")?;
+                        say!(io, "{reason}")?;
                     }
                 }
-                Err(reason) => writeln!(io.out, "{reason}")?,
+                Err(reason) => say!(io, "{reason}")?,
             }
         }
     }
@@ -176,34 +180,34 @@ impl Prompt {
             Cmd::New => self.restart(None, None, io)?,
             Cmd::Swap => {
                 self.human = !self.human;
-                writeln!(io.out, "You now play {}.", self.human)?;
+                say!(io, "You now play {}.", self.human)?;
                 self.engine_turn(io)?;
             }
             Cmd::Side(c) => {
                 self.human = c;
-                writeln!(io.out, "You play {c}.")?;
+                say!(io, "You play {c}.")?;
                 self.engine_turn(io)?;
             }
             Cmd::Level(l) => {
                 self.level = l;
-                writeln!(io.out, "Level: {}.", level_text(l))?;
+                say!(io, "Level: {}.", level_text(l))?;
             }
             Cmd::Rule(r) => self.restart(Some(r), None, io)?,
             Cmd::Size(n) => self.restart(None, Some(n), io)?,
             Cmd::Time(t) => {
                 self.seconds = t;
-                writeln!(io.out, "The engine thinks {t} s a move.")?;
+                say!(io, "The engine thinks {t} s a move.")?;
             }
             Cmd::Vary(v) => {
                 self.engine.set_random_margin(v);
-                writeln!(io.out, "{}.", vary_text(v))?;
+                say!(io, "{}.", vary_text(v))?;
             }
             Cmd::Save(file) => return self.save(&file, io),
             Cmd::Load(file) => return self.load(&file, io),
             Cmd::Board => self.show(io)?,
             Cmd::Db => self.show_db(io)?,
             Cmd::Review(ms) => return self.review(ms, io),
-            Cmd::Help => writeln!(io.out, "{HELP}")?,
+            Cmd::Help => say!(io, "{HELP}")?,
             Cmd::Quit => {}
         }
         Ok(Ok(()))
@@ -232,8 +236,8 @@ impl Prompt {
         };
         let b = self.engine.board();
         write!(io.out, "{}", view::draw(b, &marks))?;
-        writeln!(
-            io.out,
+        say!(
+            io,
             "{} {}x{}, move {}; you: {} ({}); engine: {}{}",
             b.rule(),
             b.size(),
@@ -274,10 +278,10 @@ impl Prompt {
         let rule = rule.unwrap_or(self.engine.board().rule());
         let size = size.unwrap_or(self.size());
         if let Err(e) = self.engine.new_game(size, rule) {
-            writeln!(io.out, "{e}")?;
+            say!(io, "{e}")?;
             return Ok(());
         }
-        writeln!(io.out, "New game: {rule}, {size}x{size}.")?;
+        say!(io, "New game: {rule}, {size}x{size}.")?;
         self.show(io)?;
         self.engine_turn(io)
     }

@@ -55,7 +55,7 @@ impl Prompt {
             return Ok(Err(self.move_error(e)));
         }
         if text.contains(',') {
-            writeln!(io.out, "{text} is {}.", format_h8(p, self.size()))?;
+            say!(io, "{text} is {}.", format_h8(p, self.size()))?;
         }
         // The board is drawn once a turn: after the engine's reply, or now if it has none.
         if self.engine.status() != GameStatus::Ongoing {
@@ -103,7 +103,7 @@ impl Prompt {
             }
             GameStatus::Draw => "The board is full: a draw.".into(),
         };
-        writeln!(io.out, "{text} Type new for another game.")?;
+        say!(io, "{text} Type new for another game.")?;
         self.learn(io)?;
         Ok(true)
     }

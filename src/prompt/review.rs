@@ -14,8 +14,8 @@ impl Prompt {
         if moves.is_empty() {
             return Ok(Err("No moves to review yet.".into()));
         }
-        writeln!(
-            io.out,
+        say!(
+            io,
             "Reviewing {} moves, up to {ms} ms a solve.",
             moves.len()
         )?;
@@ -24,14 +24,14 @@ impl Prompt {
         let limits = ReviewLimits::new(Duration::from_millis(ms));
         let reviewed = review_game(size, rule, &moves, &limits, &mut |m| {
             if let (Some(line), Ok(())) = (report.line(m), &written) {
-                written = writeln!(io.out, "{line}");
+                written = say!(io, "{line}");
             }
         });
         written?;
         if let Err(e) = reviewed {
             return Ok(Err(format!("Cannot review this game: {e}.")));
         }
-        writeln!(io.out, "{}", report.summary())?;
+        say!(io, "{}", report.summary())?;
         Ok(Ok(()))
     }
 }

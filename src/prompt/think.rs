@@ -1,7 +1,7 @@
 //! The engine's moves: its think with progress on `err`, its move with what it means for
 //! the player, and `hint`.
 
-use super::text::{level_text, pv_text};
+use super::text::{level_text, pv_text, WIDTH};
 use super::verdict::{self, ordinal, Verdict};
 use super::{Io, Prompt};
 use crate::engine::{GameStatus, Level};
@@ -64,7 +64,7 @@ impl Prompt {
         let mover = self.engine.board().to_move();
         let out = self.think(io)?;
         if out.best.is_none() || self.engine.play(out.best).is_err() {
-            writeln!(io.out, "The engine finds no move.")?;
+            say!(io, "The engine finds no move.")?;
             return Ok(());
         }
         self.show(io)?;
@@ -73,11 +73,9 @@ impl Prompt {
         if self.engine.status() == GameStatus::Ongoing {
             text += &self.judgement(&out, mover);
         }
-        writeln!(io.out, "{text}.")?;
+        say!(io, "{text}.")?;
         if self.stopped() {
-            writeln!(
-                io.out,
-                "(You stopped the search with Ctrl-C: that was its best move so far. Ctrl-C again quits.)"
+            say!(io, "(You stopped the search with Ctrl-C: that was its best move so far. Ctrl-C again quits.)"
             )?;
         }
         self.announce(io)?;
@@ -172,10 +170,10 @@ impl Prompt {
                 ),
             }
         };
-        writeln!(io.out, "{text}")?;
+        say!(io, "{text}")?;
         if self.stopped() {
-            writeln!(
-                io.out,
+            say!(
+                io,
                 "(You stopped the search with Ctrl-C: that was its best move so far.)"
             )?;
         }
@@ -190,13 +188,23 @@ fn progress_line(info: &Info, mover: Color, size: usize) -> String {
         Verdict::Chance { side, percent } => format!("{side} {percent}%"),
         Verdict::Win { winner, moves } => format!("{winner} wins, five in {moves}"),
     };
-    format!(
+    let line = format!(
         "thinking: depth {:>2}  {judged}  {:.1} s  {} knodes/s  {}",
         info.depth,
         info.elapsed.as_secs_f64(),
         info.nps() / 1000,
         pv_text(&info.pv, size)
-    )
+    );
+    // One line that overwrites itself on a terminal: the variation is cut to the width.
+    if line.chars().count() <= WIDTH {
+        return line;
+    }
+    let cut = line
+        .char_indices()
+        .nth(WIDTH - 4)
+        .map_or(line.len(), |(b, _)| b);
+    let at = line[..cut].rfind(' ').unwrap_or(cut);
+    format!("{} ...", &line[..at])
 }
 
 #[cfg(test)]

@@ -39,6 +39,11 @@ fn run_bytes(input: &[u8], env: &[(&str, &str)]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `out` with its lines joined by spaces: a message broken to fit 80 columns reads as one.
+fn flat(out: String) -> String {
+    out.replace('\n', " ")
+}
+
 fn temp(name: &str) -> String {
     std::env::temp_dir()
         .join(format!("wuzi-prompt-{}-{name}", std::process::id()))
@@ -265,7 +270,7 @@ fn renju_forbidden_points_are_marked() {
 /// said to be forced, a forced win counted in the winner's moves.
 #[test]
 fn evaluations_speak_for_the_player() {
-    let out = run("level depth 2\nh8\nhint\n");
+    let out = flat(run("level depth 2\nh8\nhint\n"));
     assert!(
         out.contains("(searched 2 plies): your chance about "),
         "{out}"
@@ -278,7 +283,7 @@ fn evaluations_speak_for_the_player() {
     // Black's four d8-g8 is blocked at c8: h8 is the only reply.
     let file = temp("forced.txt");
     std::fs::write(&file, "Size: 15\n\nd8 c8 e8 o15 f8 a1\n").unwrap();
-    let out = run(&format!("level depth 2\nload {file}\ng8\n"));
+    let out = flat(run(&format!("level depth 2\nload {file}\ng8\n")));
     assert!(
         out.contains("wuzi plays h8, forced: the only move that does not lose at once."),
         "{out}"
@@ -287,7 +292,7 @@ fn evaluations_speak_for_the_player() {
     // White's open three h8-h10: after a black move far away, white makes an open four,
     // and its five comes on its next move.
     std::fs::write(&file, "Size: 15\n\na1 h8 a3 h9 a5 h10\n").unwrap();
-    let out = run(&format!("level depth 2\nload {file}\no15\n"));
+    let out = flat(run(&format!("level depth 2\nload {file}\no15\n")));
     assert!(
         out.contains("It sees a forced win: its five comes in 1 more of its moves along"),
         "{out}"
@@ -359,9 +364,10 @@ fn sgf_records_load_and_save() {
     let bad = temp("go.sgf");
     std::fs::write(&bad, "(;FF[4]GM[1]SZ[19];B[dd];W[pp])").unwrap();
     // The loaded game has five moves, white to move: the engine (white) replies.
-    let out = run(&format!(
+    let raw = run(&format!(
         "level depth 2\nload {cli}\nsave {saved}\nload {bad}\nboard\nnew\nload {saved}\nboard\n"
     ));
+    let out = flat(raw.clone());
     assert!(
         out.contains(&format!(
             "Loaded 5 moves from {cli} (the first of its 2 games)."
@@ -380,7 +386,7 @@ fn sgf_records_load_and_save() {
         out.contains(&format!("Loaded 6 moves from {saved}.")),
         "{out}"
     );
-    assert_eq!(stones(&last_board(&out)), 6);
+    assert_eq!(stones(&last_board(&raw)), 6);
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(
         text.starts_with("(;FF[4]GM[4]") && text.contains("SZ[15]RU[4]"),
@@ -418,4 +424,31 @@ fn review_names_the_games_blunder() {
     );
     assert!(out.contains("review wants milliseconds a solve"), "{out}");
     let _ = std::fs::remove_file(&file);
+}
+
+/// Every line the prompt prints fits an 80-column terminal: the help, the boards, the
+/// engine's moves with their reports (its random pick among near-equal moves named too), a
+/// hint, refusals that quote the input. On a pipe the prompt and the next answer share a
+/// line (a terminal echoes the player's line between them): the prompt is left out here.
+#[test]
+fn every_line_fits_80_columns() {
+    let long = "x".repeat(39);
+    let out = run_raw(&format!(
+        "help\ntime 0.2\nvary 300\nh8\nhint\nj10\nk11\nvary {long}\nload {long}/{long}\nundo\n"
+    ));
+    assert!(out.contains("wuzi plays") && out.contains("Hint:"), "{out}");
+    let prompts = [
+        "black (X) to move > ",
+        "white (O) to move > ",
+        "game over > ",
+        "> ",
+    ];
+    for line in out.lines() {
+        let mut text = line;
+        while let Some(rest) = prompts.iter().find_map(|p| text.strip_prefix(p)) {
+            text = rest;
+        }
+        let n = text.chars().count();
+        assert!(n <= 80, "{n} columns: {text}");
+    }
 }
