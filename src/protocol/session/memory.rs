@@ -1,6 +1,6 @@
 //! The memory budget: table sizes and search threads within the manager's `max_memory`.
 
-use super::Session;
+use super::{DbChoice, Session};
 use crate::search::solver::DEFAULT_TABLE_MB;
 
 /// Default transposition table size when the manager sets none (MB).
@@ -14,6 +14,10 @@ const PROCESS_MB: usize = 6;
 /// Memory of each search thread after the first (move lists, solver tables): 1.8 MB of
 /// peak RSS measured.
 const THREAD_MB: usize = 2;
+/// Memory of the position database's accesses (redb's buffers) when `--db` is on: a brain
+/// with it peaked at 10.4 MB with the least tables, 2.6 MB over one without (`soak --games
+/// 20 --fast --seed 26 --db FILE`; 10.8 MB at most at the least tables).
+const DB_MB: usize = 4;
 /// The least transposition table.
 const MIN_HASH_MB: usize = 1;
 /// The least solver table of a thread.
@@ -21,7 +25,8 @@ const MIN_SOLVER_MB: usize = 1;
 
 impl Session {
     /// Table sizes and threads within `max_memory`: the requested `hash_size` (or the
-    /// default) and `thread_num`, at most the host's caps; under a memory limit the solver
+    /// default) and `thread_num`, at most the host's caps; under a memory limit (less the
+    /// process's own memory, and the database's with `--db`) the solver
     /// tables get a quarter of what the process leaves and the transposition table the
     /// rest, and threads go before the tables shrink below their least sizes. A limit below
     /// what one thread and the least tables need is answered with an error, and the engine
@@ -39,7 +44,13 @@ impl Session {
             self.engine.set_solver_table_mb(DEFAULT_TABLE_MB);
             return Ok(());
         };
-        let room = limit.saturating_sub(PROCESS_MB);
+        let process = PROCESS_MB
+            + if self.opts.db == DbChoice::Off {
+                0
+            } else {
+                DB_MB
+            };
+        let room = limit.saturating_sub(process);
         // Each thread: its stacks and lists (the first one's are in PROCESS_MB) and its
         // solver table; threads give way before the table shrinks below its least size.
         let fits = |t: usize| t * MIN_SOLVER_MB + (t - 1) * THREAD_MB + MIN_HASH_MB <= room;
@@ -55,7 +66,7 @@ impl Session {
         self.engine.set_threads(threads);
         self.engine.set_hash_mb(hash);
         self.engine.set_solver_table_mb(solver);
-        let least = PROCESS_MB + MIN_SOLVER_MB + MIN_HASH_MB;
+        let least = process + MIN_SOLVER_MB + MIN_HASH_MB;
         if limit < least {
             return Err(format!(
                 "max_memory {limit} MB is below the {least} MB this engine needs; \
