@@ -2,7 +2,7 @@
 //! board sum, for both sides as the side to move, updated after a make or an undo for the
 //! cells the move changed instead of recomputed over the board.
 
-use super::net::{Network, FEATURES, QUANT};
+use super::net::{clip, sum_rows_scalar, Network, FEATURES, QUANT};
 use crate::board::Board;
 use crate::simd::Kernel;
 use crate::types::{Color, Dir, Pos, CELLS, MAX_SIZE, STRIDE};
@@ -47,17 +47,6 @@ fn with_key(old: Inputs, di: usize, key: u8) -> Inputs {
     (u32::from_le_bytes(old) & !(0xFF << shift) | (key as u32) << shift).to_le_bytes()
 }
 
-/// The clip of a cell's sum to `[0, QUANT]`: its vector. Written lane by lane so that it
-/// vectorises with whatever the function it is inlined into may use.
-#[inline(always)]
-fn clip(h: &Sum) -> Sum {
-    let mut out = [0; FEATURES];
-    for i in 0..FEATURES {
-        out[i] = h[i].clamp(0, QUANT as i16);
-    }
-    out
-}
-
 /// A cell's sum `s` loses the rows `old` and gains the rows `new`; the change of its clipped
 /// vector goes into the board sum `total`. Integer lanes that wrap: the order of the
 /// additions changes no bit, and the kernels that inline it agree by construction.
@@ -80,18 +69,6 @@ fn change_cell<const N: usize>(
     for i in 0..FEATURES {
         total[i] = total[i].wrapping_add(after[i] - before[i]);
     }
-}
-
-/// The sum of a cell's rows ([`Network::cell_rows`]).
-#[inline(always)]
-fn sum_of(rows: [&Sum; 6]) -> Sum {
-    let mut h = [0i16; FEATURES];
-    for row in rows {
-        for i in 0..FEATURES {
-            h[i] = h[i].wrapping_add(row[i]);
-        }
-    }
-    h
 }
 
 /// A board sum widened to the value layers' input.
@@ -313,7 +290,7 @@ impl Accumulator {
                 self.save(s, p.index());
             }
             let inputs = net.inputs(board, p, me);
-            let new = sum_of(net.cell_rows(inputs));
+            let new = sum_rows_scalar(net.cell_rows(inputs));
             self.inputs[s][p.index()] = inputs;
             let slot = &mut self.sums_of_cells[s][p.index()];
             let (before, after) = (clip(slot), clip(&new));
@@ -410,7 +387,7 @@ impl Accumulator {
         let mut sum = self.sums[s];
         let (moved, changed) = board.changed_by(self.synced);
         if !moved.is_none() {
-            let stone = sum_of(net.cell_rows(net.inputs(board, moved, me)));
+            let stone = sum_rows_scalar(net.cell_rows(net.inputs(board, moved, me)));
             let (before, after) = (clip(&self.sums_of_cells[s][moved.index()]), clip(&stone));
             for i in 0..FEATURES {
                 sum[i] = sum[i].wrapping_add(after[i] - before[i]);

@@ -34,7 +34,8 @@ use thiserror::Error;
 mod kernels;
 mod pairs;
 
-use kernels::{change_rows, set_row, sum_rows};
+pub(crate) use kernels::sum_rows_scalar;
+use kernels::sum_rows;
 pub use pairs::split_rows;
 use pairs::{key_pairs, split_merge};
 
@@ -358,82 +359,12 @@ impl Network {
         &self.embed[(k as usize).min(KEYS)]
     }
 
-    /// A cell's unclipped sum of its key vectors (and pair vector): the accumulator keeps
-    /// it, so that a change of one key is one operation on a few rows.
+    /// A cell's unclipped sum of its key vectors (and pair vectors,
+    /// [`Network::cell_rows`]): the accumulator keeps it, so that a change of one key is one
+    /// operation on a few rows ([`Network::changed_rows`]).
     #[inline(always)]
     pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
-        let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
-        // A stone's keys (from KEYS up) have no pairs.
-        let pairs = if keys[0] < KEYS as u8 {
-            self.format.pairs
-        } else {
-            Pairs::None
-        };
-        match pairs {
-            Pairs::None => sum_rows(kernel, [k0, k1, k2, k3]),
-            Pairs::Split => {
-                let [own, other] = split_rows(keys).map(|r| &self.embed[r]);
-                sum_rows(kernel, [k0, k1, k2, k3, own, other])
-            }
-        }
-    }
-
-    /// A cell's sum becomes `new`: stores it in `s` and adds the change of its clipped
-    /// vector to the board sum `sum`.
-    #[inline(always)]
-    pub fn set(
-        &self,
-        kernel: Kernel,
-        s: &mut [i16; FEATURES],
-        sum: &mut [i32; FEATURES],
-        new: &[i16; FEATURES],
-    ) {
-        set_row(kernel, s, sum, new)
-    }
-
-    /// One key of a cell changed: its keys were `old` and are `new`, which differ along
-    /// direction `d` alone (an empty cell's keys, below [`KEYS`]). Updates its sum `s` (the
-    /// key's row, and in a version-6 net the pair rows that changed) and adds the change of
-    /// its clipped vector to the board sum `sum`.
-    ///
-    /// A version-6 net computes the old pair rows again rather than keeping each cell's
-    /// (kept in the accumulator they cost a version-1 search 4% more instructions), but
-    /// only the half of them that the change touches: the pairs of the two directions with
-    /// `d`.
-    #[inline(always)]
-    pub fn change(
-        &self,
-        kernel: Kernel,
-        s: &mut [i16; FEATURES],
-        sum: &mut [i32; FEATURES],
-        old: [u8; 4],
-        new: [u8; 4],
-        d: usize,
-    ) {
-        let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
-        if self.format.pairs == Pairs::None {
-            return change_rows(kernel, s, sum, [k0], [k1]);
-        }
-        // The half with `d` (its pairs differ, since the key did) and the other half.
-        let e = d ^ 1;
-        let (h0, h1) = (key_pairs(old[d], old[e]), key_pairs(new[d], new[e]));
-        let f = (d & 2) ^ 2;
-        let rest = key_pairs(old[f], old[f + 1]);
-        // Each side's pair row, where it changed.
-        let ([o0, t0], [o1, t1]) = (split_merge(h0, rest), split_merge(h1, rest));
-        let row = |r: usize| &self.embed[r];
-        match (o0 != o1, t0 != t1) {
-            (true, true) => change_rows(
-                kernel,
-                s,
-                sum,
-                [k0, row(o0), row(t0)],
-                [k1, row(o1), row(t1)],
-            ),
-            (true, false) => change_rows(kernel, s, sum, [k0, row(o0)], [k1, row(o1)]),
-            (false, true) => change_rows(kernel, s, sum, [k0, row(t0)], [k1, row(t1)]),
-            (false, false) => change_rows(kernel, s, sum, [k0], [k1]),
-        }
+        sum_rows(kernel, self.cell_rows(keys))
     }
 
     /// The rows a cell of keys `keys` adds up: its four key rows, then the pair rows of
