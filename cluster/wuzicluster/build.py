@@ -137,12 +137,15 @@ def _die_with_parent() -> None:
         pass
 
 
-def run_engine(cmd: list[str], timeout: float | None = None) -> str:
+def run_engine(cmd: list[str], timeout: float | None = None, on_start=None) -> str:
     """Runs an engine command to its end and returns its standard output; a kill raises
-    `ChildKilled`, any other failure `ChildFailed` with the command's error text."""
+    `ChildKilled`, any other failure `ChildFailed` with the command's error text.
+    `on_start`, if given, is called once the engine process runs (the tests' fault hook)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=_die_with_parent)
     try:
+        if on_start is not None:
+            on_start()
         out, err = proc.communicate(timeout=timeout)
     except BaseException:
         proc.kill()

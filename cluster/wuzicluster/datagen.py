@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,15 +61,16 @@ class Summary:
 
 
 def _kill_self_once(marker: str) -> None:
-    """A fault for the tests: the first task to find no `marker` file creates it and kills
-    its own worker process a moment later, while its engine is playing."""
+    """A fault for the tests, called once the task's engine runs: the first task to find no
+    `marker` file creates it and kills its own worker process on the spot, so the task
+    dies while its engine plays and before it can return anything."""
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
         return
     os.write(fd, f"{os.getpid()}\n".encode())
     os.close(fd)
-    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGKILL)).start()
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 @ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=[builds.ChildKilled])
@@ -82,12 +82,11 @@ def make_shard(build: builds.Build, run: Run, k: int, kill_once: str | None = No
     result = {"k": k, "build": ident, **builds.task_stamp()}
     if ident != build.expected:
         return result
-    if kill_once:
-        _kill_self_once(kill_once)
+    fault = (lambda: _kill_self_once(kill_once)) if kill_once else None
     start, cpu = time.perf_counter(), builds.children_cpu()
     with tempfile.TemporaryDirectory(prefix="wuzi-shard-") as tmp:
         builds.run_engine([binary, "datagen", "--out", tmp, "--workers", "1",
-                           "--shards", str(k), *run.args(worker=True)])
+                           "--shards", str(k), *run.args(worker=True)], on_start=fault)
         data = Path(tmp, run.name(k)).read_bytes()
     result.update(data=data, seconds=time.perf_counter() - start,
                   cpu_seconds=builds.children_cpu() - cpu)
