@@ -5,7 +5,7 @@
 //! `internals` feature); the rest are the library's API.
 //! 1. Types and positions: [`types`] (colours, rules, points, directions), `geometry`
 //!    (lines of each board size), `zobrist` (hash keys), [`notation`] (`h8` and `x,y`),
-//!    `simd` (which kernel the CPU runs).
+//!    [`symmetry`] (the board's eight symmetries), `simd` (which kernel the CPU runs).
 //! 2. The board: `pattern` (line-pattern tables), `threat` (a cell's class from its four
 //!    patterns), [`board`] (line bitmasks, Zobrist hash, incremental patterns, make/undo,
 //!    renju's forbidden points), `movegen` (move lists and generators).
@@ -60,6 +60,7 @@ macro_rules! internal {
 // Layer 1
 internal!(geometry, simd, zobrist);
 pub mod notation;
+pub mod symmetry;
 pub mod types;
 // Layer 2
 pub mod board;

@@ -1,7 +1,10 @@
 //! Layer 5: the engine facade. A game (board and history), a search configuration, and
-//! `think` with limits and a progress callback. No I/O: front ends drive it.
+//! `think` with limits and a progress callback. No I/O: front ends drive it. Beside it,
+//! [`opening`]: the opening rules (swap, swap2, Soosorv-N, Taraguchi-N, Yamaguchi) as a
+//! state machine that the front ends show and feed.
 
 mod balance;
+pub mod opening;
 
 pub use balance::PAIR_FIRST_MOVES;
 #[cfg(feature = "db")]

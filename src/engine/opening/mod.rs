@@ -1,0 +1,26 @@
+//! Opening rules as a model: the opening stage of swap, swap2, swap after the first move,
+//! Soosorv-N, Taraguchi-N and Yamaguchi, step by step. No I/O: the front ends show what
+//! [`Opening::expect`] says and pass the player's [`Action`] to [`Opening::apply`].
+//! - [`rule`]: the rules, their parameters and names.
+//! - [`action`]: the players, their actions, and what a stage waits for.
+//! - [`state`]: the state machine, and which rule text it follows where.
+//! - [`canonical`]: RIF's 26 canonical openings.
+//! - [`square`]: the central squares of RIF's rules.
+//! - [`offers`]: symmetric fifth moves.
+//! - [`error`]: why an action is refused.
+
+pub mod action;
+pub mod canonical;
+pub mod error;
+pub mod offers;
+pub mod rule;
+pub mod square;
+pub mod state;
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, Expect, Player};
+pub use canonical::{Canonical, Family};
+pub use error::OpeningError;
+pub use rule::{OpeningRule, RuleError, MAX_FIFTHS};
+pub use state::Opening;
