@@ -60,7 +60,11 @@ impl Engine {
     }
 
     /// Every root move with an exact score (for the side to move).
-    fn scored_root(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> Vec<(Pos, i32)> {
+    pub(super) fn scored_root(
+        &mut self,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Vec<(Pos, i32)> {
         let out = self.search(limits, on_info, RootScores::Within(INF));
         self.stop.store(false, Ordering::SeqCst);
         let mut scored = out.root_scores;
@@ -81,7 +85,7 @@ fn closest(scored: &[(Pos, i32)], bias: i32) -> Option<(Pos, i32)> {
 }
 
 /// `limits` divided among `n` searches.
-fn share(limits: &Limits, n: u32) -> Limits {
+pub(super) fn share(limits: &Limits, n: u32) -> Limits {
     Limits {
         depth: limits.depth,
         nodes: limits.nodes.map(|x| x / n as u64),

@@ -8,7 +8,6 @@ pub mod command;
 pub mod report;
 pub mod session;
 pub mod setup;
-pub mod swap2;
 
 pub use command::{parse_line, Command, ParseError};
 pub use session::{DbChoice, Flow, Options, Session, DB_FILE};

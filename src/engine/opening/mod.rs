@@ -11,6 +11,7 @@
 
 pub mod action;
 pub mod canonical;
+pub mod decide;
 pub mod error;
 pub mod offers;
 pub mod rule;
@@ -21,6 +22,7 @@ mod tests;
 
 pub use action::{Action, Expect, Player};
 pub use canonical::{Canonical, Family};
+pub use decide::Decision;
 pub use error::OpeningError;
 pub use rule::{OpeningRule, RuleError, MAX_FIFTHS};
 pub use state::Opening;

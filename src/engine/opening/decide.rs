@@ -1,0 +1,538 @@
+//! The engine's decisions in an opening stage, on either side: the stones it places (a
+//! balanced opening where the opponent may swap next), its choice of colour, the 4th stone
+//! with a number of fifth moves, the fifth moves it offers, and its pick among offers. Each
+//! takes [`Limits`] like a move and shares them among the searches it runs.
+
+use super::action::{Action, Expect};
+use super::canonical::Canonical;
+use super::offers::keeping;
+use super::rule::{OpeningRule, MAX_FIFTHS};
+use super::state::Opening;
+use crate::engine::balance::share;
+use crate::engine::{Engine, Level};
+use crate::search::Limits;
+use crate::types::{Color, Pos};
+use std::time::Duration;
+
+/// White's 4th stones tried under Soosorv (the search's best few): each costs a search of
+/// black's fifth moves.
+pub const FOURTHS_TRIED: usize = 3;
+
+/// Depth cap of the short searches that judge a candidate stone's balance (the opening
+/// stones are many candidates for one move's time).
+const PROBE_DEPTH: i32 = 4;
+/// Node cap of one such search.
+const PROBE_NODES: u64 = 50_000;
+/// Time of one such search when the limits give no time.
+const PROBE_TIME: Duration = Duration::from_millis(100);
+
+/// What the engine does at a step of an opening stage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The action, legal at that step.
+    pub action: Action,
+    /// The search's score behind it, for the player who acts (centi-stones; for a colour
+    /// choice, for the colour chosen).
+    pub score: i32,
+    /// After a choice of the colour to move: that colour's move from the same search.
+    pub next: Option<Pos>,
+}
+
+impl Decision {
+    fn of(action: Action, score: i32) -> Decision {
+        Decision {
+            action,
+            score,
+            next: None,
+        }
+    }
+}
+
+/// The colour of the `number`th stone (from 1).
+fn colour(number: usize) -> Color {
+    if number % 2 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+impl Engine {
+    /// The engine's action at the current step of `opening`, for the player to act, within
+    /// `limits`; `None` once the stage is over. The engine must play the opening's board
+    /// size and rule; its position is left somewhere in the opening (set it before playing
+    /// on). `stopped` ends the trying of candidates early (a front end's stop): the best so
+    /// far is taken.
+    pub fn opening_decision(
+        &mut self,
+        opening: &Opening,
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Decision> {
+        let stones = opening.stones().to_vec();
+        let n = stones.len();
+        let rule = opening.rule();
+        Some(match opening.expect() {
+            Expect::Nothing => return None,
+            Expect::Stone { square, .. } => {
+                let (p, score) = self.opening_stone(opening, square, limits, stopped);
+                Decision::of(Action::Place(p), -score)
+            }
+            Expect::StoneAndDeclare { square, max, .. } => {
+                if rule == OpeningRule::Yamaguchi {
+                    let (third, _) = self.opening_stone(opening, square, limits, stopped);
+                    let mut with = stones.clone();
+                    with.push(third);
+                    let (k, v) = self.declare_for(&with, max, true, limits);
+                    Decision::of(Action::PlaceAndDeclare(third, k), v)
+                } else {
+                    let (fourth, k, v) = self.fourth_and_declare(&stones, max, limits, stopped);
+                    Decision::of(Action::PlaceAndDeclare(fourth, k), -v)
+                }
+            }
+            Expect::Colour | Expect::Swap2Choice => {
+                if let (OpeningRule::Soosorv { .. }, 4) = (rule, n) {
+                    // Black decides with the offers to come: white takes the worst of them.
+                    let count = opening.declared().unwrap_or(1);
+                    let v = self.nth_fifth(&stones, count, limits);
+                    let c = if v >= 0 { Color::Black } else { Color::White };
+                    Decision::of(Action::Choose(c), if v >= 0 { v } else { -v })
+                } else {
+                    self.choose_colour(&stones, limits)
+                }
+            }
+            Expect::FifthOrOffer { count } => {
+                let fifths = self.fifths(&stones, &share(limits, 2));
+                let v = worst_of_best(&fifths, count as usize);
+                if v > 0 {
+                    let offers = self.offers(&stones, &fifths, count as usize);
+                    Decision::of(Action::Offer(offers), v)
+                } else {
+                    // The first choice: black keeps black and places a balanced 5th, which
+                    // white may swap; about even either way.
+                    Decision::of(Action::Choose(Color::Black), 0)
+                }
+            }
+            Expect::Offer { count } => {
+                let fifths = self.fifths(&stones, limits);
+                let v = worst_of_best(&fifths, count as usize);
+                Decision::of(
+                    Action::Offer(self.offers(&stones, &fifths, count as usize)),
+                    v,
+                )
+            }
+            Expect::Pick => {
+                let (p, v) = self.pick(&stones, opening.offers(), limits);
+                Decision::of(Action::Pick(p), -v)
+            }
+        })
+    }
+
+    /// A stone of the player to act: the opening's group of stones placed by one player
+    /// (swap, swap2, the canonical openings) as balanced as the search finds, since the
+    /// opponent chooses the colour next; under Taraguchi a balanced stone within the square;
+    /// Yamaguchi's 4th (no swap after it) the best move. Returns the stone and the score of
+    /// the opponent after it (after the whole canonical opening for its 2nd stone, whose
+    /// third stone the search judged with it; the opponent is then white too).
+    fn opening_stone(
+        &mut self,
+        opening: &Opening,
+        square: Option<u8>,
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> (Pos, i32) {
+        let size = opening.size();
+        let stones = opening.stones();
+        let n = stones.len();
+        let c = size / 2;
+        let empty = |p: &Pos| !stones.contains(p);
+        let near = |r: usize| -> Vec<Pos> {
+            (c.saturating_sub(r)..=(c + r).min(size - 1))
+                .flat_map(|y| {
+                    (c.saturating_sub(r)..=(c + r).min(size - 1)).map(move |x| Pos::new(x, y))
+                })
+                .filter(empty)
+                .collect()
+        };
+        match (opening.rule(), n) {
+            (_, 0) if opening.rule() != OpeningRule::SwapAfterFirst => (Pos::new(c, c), 0),
+            (OpeningRule::SwapAfterFirst, _) => {
+                // One stone the opponent chooses a colour after: from the centre out along
+                // a diagonal and a line to the edge, the one nearest even.
+                let line: Vec<Pos> = (0..=c)
+                    .flat_map(|k| [Pos::new(k, k), Pos::new(k, c)])
+                    .collect();
+                self.balanced_among(stones, &line, limits, stopped)
+            }
+            (OpeningRule::Swap | OpeningRule::Swap2, 1) => {
+                (Pos::new((c + 1).min(size - 1), c.saturating_sub(1)), 0)
+            }
+            (OpeningRule::Swap | OpeningRule::Swap2, _) => {
+                self.balanced_among(stones, &near(2), limits, stopped)
+            }
+            (OpeningRule::Yamaguchi, 3) => {
+                self.set_position(stones).ok();
+                let out = self.think(Level::Full, limits, &mut |_| {});
+                (out.best, -out.score)
+            }
+            (OpeningRule::Soosorv { .. } | OpeningRule::Yamaguchi, 1) => {
+                // The second stone of the most balanced canonical opening.
+                let openings: Vec<Vec<Pos>> = Canonical::ALL
+                    .iter()
+                    .map(|k| k.stones(size)[1..].to_vec())
+                    .collect();
+                let (i, score) = self.balanced_index(stones, &openings, limits, stopped);
+                (openings[i][0], score)
+            }
+            _ => {
+                let side = square.unwrap_or(size as u8);
+                let within: Vec<Pos> = near(side as usize / 2);
+                if matches!(opening.rule(), OpeningRule::Taraguchi { .. }) {
+                    self.balanced_in_root(stones, &within, limits)
+                } else {
+                    self.balanced_among(stones, &within, limits, stopped)
+                }
+            }
+        }
+    }
+
+    /// The limits of one of `count` short searches that judge candidates.
+    fn probe(limits: &Limits, count: usize) -> Limits {
+        let time = limits
+            .hard_time
+            .map(|t| t / count.max(1) as u32)
+            .unwrap_or(PROBE_TIME);
+        Limits {
+            depth: Some(limits.depth.unwrap_or(PROBE_DEPTH).min(PROBE_DEPTH)),
+            nodes: Some(limits.nodes.unwrap_or(PROBE_NODES).min(PROBE_NODES)),
+            soft_time: Some(time / 2),
+            hard_time: Some(time),
+        }
+    }
+
+    /// The candidate after which the opponent (to move) stands nearest even, by a short
+    /// search of each; returns it and the opponent's score.
+    fn balanced_among(
+        &mut self,
+        stones: &[Pos],
+        candidates: &[Pos],
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> (Pos, i32) {
+        let groups: Vec<Vec<Pos>> = candidates.iter().map(|&p| vec![p]).collect();
+        let (i, score) = self.balanced_index(stones, &groups, limits, stopped);
+        (candidates.get(i).copied().unwrap_or(Pos::NONE), score)
+    }
+
+    /// As [`Engine::balanced_among`] for groups of stones placed in turn: the index of the
+    /// group after which the side to move stands nearest even, and its score.
+    fn balanced_index(
+        &mut self,
+        stones: &[Pos],
+        groups: &[Vec<Pos>],
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> (usize, i32) {
+        let probe = Engine::probe(limits, groups.len());
+        let mut best: Option<(i32, usize, i32)> = None;
+        for (i, group) in groups.iter().enumerate() {
+            if stopped() && best.is_some() {
+                break;
+            }
+            let with: Vec<Pos> = stones.iter().chain(group).copied().collect();
+            if self.set_position(&with).is_err() {
+                continue;
+            }
+            let score = self.think(Level::Full, &probe, &mut |_| {}).score;
+            if best.is_none_or(|(s, _, _)| score.abs() < s) {
+                best = Some((score.abs(), i, score));
+            }
+        }
+        best.map_or((0, 0), |(_, i, s)| (i, s))
+    }
+
+    /// Among the root moves of one search that lie in `within`, the one whose score (for
+    /// the side placing it) is nearest even; the first empty point of `within` when the
+    /// search names none there.
+    fn balanced_in_root(&mut self, stones: &[Pos], within: &[Pos], limits: &Limits) -> (Pos, i32) {
+        self.set_position(stones).ok();
+        let scored = self.scored_root(limits, &mut |_| {});
+        scored
+            .iter()
+            .filter(|(p, _)| within.contains(p))
+            .min_by_key(|&&(p, s)| (s.abs(), p.0))
+            .map(|&(p, s)| (p, -s))
+            .unwrap_or((within.first().copied().unwrap_or(Pos::NONE), 0))
+    }
+
+    /// The colour to play on with, from a search of the position: the side to move when it
+    /// stands even or better, else the other; with the move the search found.
+    fn choose_colour(&mut self, stones: &[Pos], limits: &Limits) -> Decision {
+        self.set_position(stones).ok();
+        let out = self.think(Level::Full, limits, &mut |_| {});
+        let to_move = colour(stones.len() + 1);
+        if out.score < 0 || out.best.is_none() {
+            Decision::of(Action::Choose(!to_move), -out.score)
+        } else {
+            Decision {
+                action: Action::Choose(to_move),
+                score: out.score,
+                next: Some(out.best),
+            }
+        }
+    }
+
+    /// Black's fifth moves after `stones`, best first for black with their scores, one of
+    /// each set that a symmetry of the stones maps onto each other.
+    fn fifths(&mut self, stones: &[Pos], limits: &Limits) -> Vec<(Pos, i32)> {
+        self.set_position(stones).ok();
+        let mut scored = self.scored_root(limits, &mut |_| {});
+        scored.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
+        let size = self.board().size();
+        let syms = keeping(size, stones);
+        let mut kept: Vec<(Pos, i32)> = Vec::new();
+        for (p, s) in scored {
+            if !kept
+                .iter()
+                .any(|&(q, _)| syms.iter().any(|t| t.apply(p, size) == q))
+            {
+                kept.push((p, s));
+            }
+        }
+        kept
+    }
+
+    /// Black's score when it offers its `count` best fifth moves and white takes the worst.
+    fn nth_fifth(&mut self, stones: &[Pos], count: u8, limits: &Limits) -> i32 {
+        let fifths = self.fifths(stones, limits);
+        worst_of_best(&fifths, count as usize)
+    }
+
+    /// `count` fifth moves for black to offer: its best, none symmetric to another, with
+    /// legal points of the board added (centre-out) when the search named too few.
+    fn offers(&mut self, stones: &[Pos], fifths: &[(Pos, i32)], count: usize) -> Vec<Pos> {
+        let mut list: Vec<Pos> = fifths.iter().take(count).map(|&(p, _)| p).collect();
+        let size = self.board().size();
+        let syms = keeping(size, stones);
+        self.set_position(stones).ok();
+        let forbidden = self.forbidden_points();
+        let cells: Vec<Pos> = self.board().cells().to_vec();
+        for p in cells {
+            if list.len() >= count {
+                break;
+            }
+            let taken = stones.contains(&p) || forbidden.contains(&p);
+            let twin = list
+                .iter()
+                .any(|&q| syms.iter().any(|t| t.apply(p, size) == q));
+            if !taken && !twin {
+                list.push(p);
+            }
+        }
+        list
+    }
+
+    /// White's pick among `offers`: the fifth move worst for black. Returns it and black's
+    /// score after it.
+    fn pick(&mut self, stones: &[Pos], offers: &[Pos], limits: &Limits) -> (Pos, i32) {
+        let share = share(limits, 2);
+        self.set_position(stones).ok();
+        let scored = self.scored_root(&share, &mut |_| {});
+        let missing: Vec<Pos> = offers
+            .iter()
+            .copied()
+            .filter(|p| !scored.iter().any(|(q, _)| q == p))
+            .collect();
+        let probe = Engine::probe(&share, missing.len());
+        let mut all: Vec<(Pos, i32)> = scored
+            .into_iter()
+            .filter(|(p, _)| offers.contains(p))
+            .collect();
+        for p in missing {
+            let mut with = stones.to_vec();
+            with.push(p);
+            if self.set_position(&with).is_ok() {
+                let out = self.think(Level::Full, &probe, &mut |_| {});
+                all.push((p, -out.score));
+            }
+        }
+        all.into_iter()
+            .min_by_key(|&(p, s)| (s, p.0))
+            .unwrap_or((offers.first().copied().unwrap_or(Pos::NONE), 0))
+    }
+
+    /// The number of fifth moves (1 to `max`) after which black, offering its best and
+    /// white taking the worst, stands nearest even; with `white_first`, after white's best
+    /// 4th stone first. Returns it and black's score.
+    fn declare_for(
+        &mut self,
+        stones: &[Pos],
+        max: u8,
+        white_first: bool,
+        limits: &Limits,
+    ) -> (u8, i32) {
+        let share = share(limits, 2);
+        let mut with = stones.to_vec();
+        if white_first {
+            self.set_position(stones).ok();
+            let out = self.think(Level::Full, &share, &mut |_| {});
+            if !out.best.is_none() {
+                with.push(out.best);
+            }
+        }
+        let fifths = self.fifths(&with, &share);
+        nearest_even(&fifths, max)
+    }
+
+    /// Soosorv's 4th stone and number: of white's best few 4th stones, the one and the
+    /// number after which black stands nearest even (black may swap next). Returns the
+    /// stone, the number and black's score.
+    fn fourth_and_declare(
+        &mut self,
+        stones: &[Pos],
+        max: u8,
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> (Pos, u8, i32) {
+        let share = share(limits, FOURTHS_TRIED as u32 + 1);
+        self.set_position(stones).ok();
+        let mut fourths = self.scored_root(&share, &mut |_| {});
+        fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
+        let mut best: Option<(Pos, u8, i32)> = None;
+        for &(fourth, _) in fourths.iter().take(FOURTHS_TRIED) {
+            if stopped() && best.is_some() {
+                break;
+            }
+            let mut with = stones.to_vec();
+            with.push(fourth);
+            let fifths = self.fifths(&with, &share);
+            let (k, v) = nearest_even(&fifths, max);
+            if best.is_none_or(|(_, _, b)| v.abs() < b.abs()) {
+                best = Some((fourth, k, v));
+            }
+        }
+        best.unwrap_or_else(|| {
+            let free = self
+                .board()
+                .cells()
+                .iter()
+                .copied()
+                .find(|p| !stones.contains(p));
+            (free.unwrap_or(Pos::NONE), max.min(MAX_FIFTHS), 0)
+        })
+    }
+}
+
+/// Black's score when it offers the first `count` of `fifths` (best first) and white takes
+/// the worst: the `count`th, or the last when there are fewer.
+fn worst_of_best(fifths: &[(Pos, i32)], count: usize) -> i32 {
+    fifths
+        .get(count.max(1) - 1)
+        .or(fifths.last())
+        .map_or(0, |&(_, s)| s)
+}
+
+/// The number 1 to `max` whose [`worst_of_best`] is nearest even, and that score.
+fn nearest_even(fifths: &[(Pos, i32)], max: u8) -> (u8, i32) {
+    (1..=max.max(1))
+        .map(|k| (k, worst_of_best(fifths, k as usize)))
+        .min_by_key(|&(k, v)| (v.abs(), k))
+        .unwrap_or((1, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::opening::{OpeningRule, Player};
+    use crate::notation::parse_h8;
+    use crate::types::Rule;
+
+    fn at(s: &str) -> Pos {
+        parse_h8(s, 15).unwrap()
+    }
+
+    fn quick() -> Limits {
+        Limits {
+            depth: Some(2),
+            nodes: Some(1_000),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn white_takes_the_worst_of_the_offers() {
+        let (a, b, c) = (Pos::new(1, 1), Pos::new(2, 2), Pos::new(3, 3));
+        let fifths = [(a, 300), (b, 40), (c, -90)];
+        assert_eq!(worst_of_best(&fifths, 1), 300);
+        assert_eq!(worst_of_best(&fifths, 2), 40);
+        assert_eq!(worst_of_best(&fifths, 5), -90);
+        assert_eq!(nearest_even(&fifths, 8), (2, 40));
+        assert_eq!(nearest_even(&fifths, 1), (1, 300));
+        assert_eq!(worst_of_best(&[], 3), 0);
+    }
+
+    #[test]
+    fn the_engine_plays_every_rule_on_both_sides_to_normal_play() {
+        // Each rule with the stones its stage may end with.
+        for (rule, ends) in [
+            ("swap", &[3][..]),
+            ("swap2", &[3, 5]),
+            ("swap-after-first", &[1]),
+            ("soosorv 8", &[5]),
+            ("taraguchi 10", &[5]),
+            ("yamaguchi", &[5]),
+        ] {
+            let mut o = Opening::new(rule.parse().unwrap(), 15, Rule::Renju).unwrap();
+            let mut e = Engine::new(15, Rule::Renju).unwrap();
+            let mut steps = 0;
+            while let Some(who) = o.to_act() {
+                let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+                o.apply(who, d.action.clone())
+                    .unwrap_or_else(|err| panic!("{rule}: {:?} refused: {err}", d.action));
+                steps += 1;
+                assert!(steps < 20, "{rule} does not end");
+            }
+            assert!(ends.contains(&o.stones().len()), "{rule}: {:?}", o.stones());
+            assert!(e.opening_decision(&o, &quick(), &|| false).is_none());
+        }
+    }
+
+    #[test]
+    fn white_picks_the_offer_worse_for_black() {
+        // I3 Kosei (h8 i9 j8) with white's 4th far off: i8 makes black's three h8 i8 j8,
+        // o15 is a stone in the corner.
+        let mut o = Opening::new(OpeningRule::Yamaguchi, 15, Rule::Renju).unwrap();
+        o.apply(Player::First, Action::Place(at("h8"))).unwrap();
+        o.apply(Player::First, Action::Place(at("i9"))).unwrap();
+        o.apply(Player::First, Action::PlaceAndDeclare(at("j8"), 2))
+            .unwrap();
+        o.apply(Player::Second, Action::Choose(Color::White))
+            .unwrap();
+        o.apply(Player::Second, Action::Place(at("a1"))).unwrap();
+        let mut e = Engine::new(15, Rule::Renju).unwrap();
+        // Black offers neither the corner nor a far point.
+        let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+        let Action::Offer(list) = d.action else {
+            panic!("an offer, not {:?}", d.action)
+        };
+        assert!(list.iter().all(|p| p.dist(at("h8")) <= 3), "{list:?}");
+        o.apply(Player::First, Action::Offer(vec![at("i8"), at("o15")]))
+            .unwrap();
+        let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+        assert_eq!(d.action, Action::Pick(at("o15")));
+    }
+
+    #[test]
+    fn the_engine_takes_the_colour_that_stands_better() {
+        // Swap: black h8 i8 against a white stone in the corner; the engine (second
+        // player) takes black.
+        let mut o = Opening::new(OpeningRule::Swap, 15, Rule::Renju).unwrap();
+        for p in ["h8", "a1", "i8"] {
+            o.apply(Player::First, Action::Place(at(p))).unwrap();
+        }
+        let mut e = Engine::new(15, Rule::Renju).unwrap();
+        let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+        assert_eq!(d.action, Action::Choose(Color::Black));
+        assert!(d.score > 0);
+    }
+}
