@@ -1,5 +1,6 @@
 //! The terminal prompt's command syntax: a line into a [`Cmd`], without a board.
 
+use crate::engine::opening::OpeningRule;
 use crate::engine::{random_margin, Level, MAX_RANDOM_MARGIN};
 use crate::review::{DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use crate::types::{Color, Rule, MAX_SIZE, MIN_SIZE};
@@ -21,8 +22,8 @@ pub enum Cmd {
     Side(Color),
     /// Set the engine's strength.
     Level(Level),
-    /// Start a new game under this rule.
-    Rule(Rule),
+    /// Start a new game under this rule, with this opening rule.
+    Rule(Rule, OpeningRule),
     /// Start a new game on a board of this size.
     Size(usize),
     /// Seconds per engine move.
@@ -60,7 +61,9 @@ commands:
   swap             change sides with the engine
   side black|white choose your colour (the engine moves first if it is black)
   level L          random | greedy | depth N | full
-  rule R           freestyle | standard | renju | caro (starts a new game)
+  rule R [O]       freestyle | standard | renju | caro, with an opening rule O:
+                   swap | swap2 | swap-after-first | soosorv N | taraguchi N |
+                   yamaguchi (starts a new game)
   size N           board size 5..22 (starts a new game)
   time S           seconds per engine move, more than 0 and at most 3600 (e.g. 1
                    or 0.5)
@@ -73,6 +76,10 @@ commands:
   review [MS]      where this game was decided: each blunder and missed win, by
                    the threat solver (MS milliseconds a solve, default 200)
   help             this text
+In an opening stage (rule R O), answer what is asked: h8 places a stone; h8 3
+places it and declares 3 fifth moves; black, white, swap or keep chooses a
+colour; add h9 j7 adds swap2's white and black stones; offer a1 b2 ... offers
+fifth moves; pick h7 takes one of the offered.
   quit             leave (so does end of input)
 The board: X black, O white, (X) the last move, * a point forbidden to black
 (renju). Chances are the engine's estimate for the side named; a forced win is
@@ -131,12 +138,7 @@ pub fn parse(line: &str) -> Result<Option<Cmd>, String> {
         "swap" => Cmd::Swap,
         "side" | "color" | "colour" => Cmd::Side(parse_color(arg)?),
         "level" => Cmd::Level(parse_level(arg)?),
-        "rule" => Cmd::Rule(Rule::parse(arg).ok_or_else(|| {
-            format!(
-                "unknown rule {} (try: freestyle, standard, renju, caro)",
-                quote(arg)
-            )
-        })?),
+        "rule" => parse_rule(arg)?,
         "size" => Cmd::Size(parse_size(arg)?),
         "time" => Cmd::Time(parse_time(arg)?),
         "vary" => Cmd::Vary(parse_vary(arg)?),
@@ -170,6 +172,25 @@ fn looks_like_move(s: &str) -> bool {
         }),
         _ => false,
     }
+}
+
+/// `renju`, `renju soosorv 8`, `freestyle swap2`: the game rule, then the opening rule
+/// (none: the free opening).
+fn parse_rule(s: &str) -> Result<Cmd, String> {
+    let (word, rest) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
+    let rule = Rule::parse(word).ok_or_else(|| {
+        format!(
+            "unknown rule {} (try: freestyle, standard, renju, caro; then an opening rule: \
+             swap, swap2, swap-after-first, soosorv N, taraguchi N, yamaguchi)",
+            quote(word)
+        )
+    })?;
+    let opening = if rest.trim().is_empty() {
+        OpeningRule::Free
+    } else {
+        OpeningRule::parse(rest).map_err(|e| e.to_string())?
+    };
+    Ok(Cmd::Rule(rule, opening))
 }
 
 fn parse_color(s: &str) -> Result<Color, String> {
@@ -290,7 +311,22 @@ mod tests {
         );
         assert_eq!(parse("level full"), Ok(Some(Cmd::Level(Level::Full))));
         assert_eq!(parse("side white"), Ok(Some(Cmd::Side(Color::White))));
-        assert_eq!(parse("rule renju"), Ok(Some(Cmd::Rule(Rule::Renju))));
+        assert_eq!(
+            parse("rule renju"),
+            Ok(Some(Cmd::Rule(Rule::Renju, OpeningRule::Free)))
+        );
+        assert_eq!(
+            parse("rule renju soosorv 8"),
+            Ok(Some(Cmd::Rule(
+                Rule::Renju,
+                OpeningRule::Soosorv { max_fifths: 8 }
+            )))
+        );
+        assert_eq!(
+            parse("rule freestyle swap2"),
+            Ok(Some(Cmd::Rule(Rule::Freestyle, OpeningRule::Swap2)))
+        );
+        assert!(parse("rule renju soosorv 99").is_err());
         assert_eq!(parse("size 19"), Ok(Some(Cmd::Size(19))));
         assert_eq!(parse("time 0.5"), Ok(Some(Cmd::Time(0.5))));
         assert_eq!(parse("vary 40"), Ok(Some(Cmd::Vary(Some(40)))));

@@ -65,6 +65,8 @@ impl Prompt {
             let _ = self.engine.set_position(&old_moves);
             return Ok(Err(format!("Cannot load {file}: {e}.")));
         }
+        // A loaded game is played on from its moves, past any opening stage.
+        self.opening = None;
         let of = if games > 1 {
             format!(" (the first of its {games} games)")
         } else {

@@ -17,6 +17,7 @@ mod command;
 mod file;
 pub mod input;
 mod memory;
+mod opening;
 mod play;
 mod review;
 mod text;
@@ -24,6 +25,7 @@ mod think;
 mod verdict;
 mod view;
 
+use crate::engine::opening::{Opening, OpeningRule, Player};
 use crate::engine::{clock_seed, Engine, GameStatus, Level, SizeError, DEFAULT_RANDOM_MARGIN};
 use crate::types::{Color, Pos, Rule};
 use command::{parse, Cmd, HELP, MAX_LINE};
@@ -52,6 +54,12 @@ pub struct Prompt {
     level: Level,
     seconds: f64,
     interrupt: Interrupt,
+    /// The opening rule of new games.
+    opening_rule: OpeningRule,
+    /// The opening stage under way, if any.
+    opening: Option<Opening>,
+    /// The player's seat in the opening stage (the first player when they began as black).
+    seat: Player,
 }
 
 /// What a Ctrl-C handler shares with the prompt: the first Ctrl-C during a think stops it
@@ -100,6 +108,9 @@ impl Prompt {
             level: Level::Full,
             seconds: 1.0,
             interrupt,
+            opening_rule: OpeningRule::Free,
+            opening: None,
+            seat: Player::First,
         })
     }
 
@@ -158,6 +169,9 @@ impl Prompt {
                 )?;
                 continue;
             }
+            if self.in_opening() && self.opening_line(line, io)?.is_some() {
+                continue;
+            }
             match parse(line) {
                 Ok(None) => {}
                 Ok(Some(Cmd::Quit)) => return self.learn(io),
@@ -173,6 +187,13 @@ impl Prompt {
 
     /// Runs one command. The outer error is an I/O failure; the inner one a reason to show.
     fn execute(&mut self, cmd: Cmd, io: &mut Io) -> io::Result<Result<(), String>> {
+        if self.in_opening() && matches!(cmd, Cmd::Undo | Cmd::Hint | Cmd::Swap | Cmd::Side(_)) {
+            let asked = self.opening.as_ref().map(|o| o.expect().to_string());
+            return Ok(Err(format!(
+                "Not in the opening stage (type new to start again); now: {}.",
+                asked.unwrap_or_default()
+            )));
+        }
         match cmd {
             Cmd::Move(text) => return self.human_move(&text, io),
             Cmd::Undo => return self.undo(io),
@@ -192,7 +213,14 @@ impl Prompt {
                 self.level = l;
                 say!(io, "Level: {}.", level_text(l))?;
             }
-            Cmd::Rule(r) => self.restart(Some(r), None, io)?,
+            Cmd::Rule(r, o) => {
+                let old = std::mem::replace(&mut self.opening_rule, o);
+                if let Err(e) = o.check_size(self.size()) {
+                    self.opening_rule = old;
+                    return Ok(Err(format!("{e}.")));
+                }
+                self.restart(Some(r), None, io)?
+            }
             Cmd::Size(n) => self.restart(None, Some(n), io)?,
             Cmd::Time(t) => {
                 self.seconds = t;
@@ -219,7 +247,9 @@ impl Prompt {
 
     fn turn_text(&self) -> String {
         let side = self.engine.board().to_move();
-        if self.engine.status() != GameStatus::Ongoing {
+        if self.in_opening() {
+            "opening ".into()
+        } else if self.engine.status() != GameStatus::Ongoing {
             "game over ".into()
         } else if side == self.human {
             format!("{side} ({}) to move ", stone_char(side))
@@ -234,17 +264,26 @@ impl Prompt {
             five: self.five(),
             color: io.color,
         };
+        let you = match &self.opening {
+            Some(o) if !o.is_over() => {
+                let c = o.colour_of(self.seat);
+                format!("the {} ({c} for now)", self.seat)
+            }
+            _ => format!("{} ({})", self.human, stone_char(self.human)),
+        };
         let b = self.engine.board();
         write!(io.out, "{}", view::draw(b, &marks))?;
+        let opening = match self.opening_rule {
+            OpeningRule::Free => String::new(),
+            o => format!(" ({o})"),
+        };
         say!(
             io,
-            "{} {}x{}, move {}; you: {} ({}); engine: {}{}",
+            "{} {}x{}{opening}, move {}; you: {you}; engine: {}{}",
             b.rule(),
             b.size(),
             b.size(),
             b.ply() + 1,
-            self.human,
-            stone_char(self.human),
             level_text(self.level),
             match (self.level, self.engine.config().random_margin) {
                 (Level::Full | Level::Depth(_), Some(m)) => format!(", vary {m}"),
@@ -277,9 +316,30 @@ impl Prompt {
     fn restart(&mut self, rule: Option<Rule>, size: Option<usize>, io: &mut Io) -> io::Result<()> {
         let rule = rule.unwrap_or(self.engine.board().rule());
         let size = size.unwrap_or(self.size());
+        if let Err(e) = self.opening_rule.check_size(size) {
+            say!(io, "{e}.")?;
+            return Ok(());
+        }
         if let Err(e) = self.engine.new_game(size, rule) {
             say!(io, "{e}")?;
             return Ok(());
+        }
+        if let Err(e) = self.start_opening() {
+            say!(io, "{e}.")?;
+            self.opening = None;
+        }
+        if self.opening.is_some() {
+            say!(
+                io,
+                "New game: {rule}, {size}x{size}, opening rule {}; you begin as the {} player.",
+                self.opening_rule,
+                if self.seat == Player::First {
+                    "first"
+                } else {
+                    "second"
+                }
+            )?;
+            return self.opening_goes_on(io);
         }
         say!(io, "New game: {rule}, {size}x{size}.")?;
         self.show(io)?;

@@ -20,6 +20,7 @@ mod net;
 mod patterns;
 mod probe;
 mod prompt;
+mod prompt_opening;
 mod protocol;
 mod protocol_lines;
 mod protocol_yixin;
