@@ -9,9 +9,11 @@ use super::offers::keeping;
 use super::rule::{OpeningRule, MAX_FIFTHS};
 use super::state::Opening;
 use crate::engine::balance::share;
-use crate::engine::{Engine, Level};
-use crate::search::Limits;
+use crate::engine::Engine;
+use crate::search::{Limits, Outcome, RootScores};
 use crate::types::{Color, Pos};
+use rand_xoshiro::rand_core::RngCore;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// White's 4th stones tried under Soosorv (the search's best few): each costs a search of
@@ -157,22 +159,34 @@ impl Engine {
         match (opening.rule(), n) {
             (_, 0) if opening.rule() != OpeningRule::SwapAfterFirst => (Pos::new(c, c), 0),
             (OpeningRule::SwapAfterFirst, _) => {
-                // One stone the opponent chooses a colour after: from the centre out along
-                // a diagonal and a line to the edge, the one nearest even.
-                let line: Vec<Pos> = (0..=c)
-                    .flat_map(|k| [Pos::new(k, k), Pos::new(k, c)])
+                // One stone the opponent chooses a colour after: of the points of one
+                // eighth of the board (every point up to symmetry), the one nearest even.
+                let octant: Vec<Pos> = (0..=c)
+                    .flat_map(|y| (y..=c).map(move |x| Pos::new(x, y)))
                     .collect();
-                self.balanced_among(stones, &line, limits, stopped)
+                self.balanced_among(stones, &octant, limits, stopped)
             }
             (OpeningRule::Swap | OpeningRule::Swap2, 1) => {
-                (Pos::new((c + 1).min(size - 1), c.saturating_sub(1)), 0)
+                if self.config.random_margin.is_some() {
+                    // Varying: any point of the central 5x5 square around the first stone,
+                    // the third stone balancing it within the 7x7 square.
+                    let ring = near(2);
+                    (ring[(self.rng.next_u64() % ring.len() as u64) as usize], 0)
+                } else {
+                    (Pos::new((c + 1).min(size - 1), c.saturating_sub(1)), 0)
+                }
             }
             (OpeningRule::Swap | OpeningRule::Swap2, _) => {
-                self.balanced_among(stones, &near(2), limits, stopped)
+                let reach = if self.config.random_margin.is_some() {
+                    3
+                } else {
+                    2
+                };
+                self.balanced_among(stones, &near(reach), limits, stopped)
             }
             (OpeningRule::Yamaguchi, 3) => {
                 self.set_position(stones).ok();
-                let out = self.think(Level::Full, limits, &mut |_| {});
+                let out = self.searched(limits);
                 (out.best, -out.score)
             }
             (OpeningRule::Soosorv { .. } | OpeningRule::Yamaguchi, 1) => {
@@ -234,21 +248,46 @@ impl Engine {
         stopped: &dyn Fn() -> bool,
     ) -> (usize, i32) {
         let probe = Engine::probe(limits, groups.len());
-        let mut best: Option<(i32, usize, i32)> = None;
+        let mut scored: Vec<(usize, i32)> = Vec::new();
         for (i, group) in groups.iter().enumerate() {
-            if stopped() && best.is_some() {
+            if stopped() && !scored.is_empty() {
                 break;
             }
             let with: Vec<Pos> = stones.iter().chain(group).copied().collect();
             if self.set_position(&with).is_err() {
                 continue;
             }
-            let score = self.think(Level::Full, &probe, &mut |_| {}).score;
-            if best.is_none_or(|(s, _, _)| score.abs() < s) {
-                best = Some((score.abs(), i, score));
-            }
+            scored.push((i, self.searched(&probe).score));
         }
-        best.map_or((0, 0), |(_, i, s)| (i, s))
+        self.nearest_even(&scored).unwrap_or((0, 0))
+    }
+
+    /// Of `scored` (candidates with the score of the side to move after each), the one
+    /// nearest even; when the engine varies its play ([`crate::engine::Config::random_margin`]),
+    /// one at random among those within the margin of the nearest, so that its openings
+    /// differ from game to game.
+    fn nearest_even<T: Copy>(&mut self, scored: &[(T, i32)]) -> Option<(T, i32)> {
+        let best = scored.iter().map(|&(_, s)| s.abs()).min()?;
+        let margin = self.config.random_margin.unwrap_or(0);
+        let near: Vec<(T, i32)> = scored
+            .iter()
+            .copied()
+            .filter(|&(_, s)| s.abs() <= best + margin)
+            .collect();
+        let k = if margin > 0 {
+            (self.rng.next_u64() % near.len() as u64) as usize
+        } else {
+            0
+        };
+        near.get(k).copied()
+    }
+
+    /// A search of the position for its score and move, without the random pick among
+    /// near-equal moves (a judgement, not a move to play).
+    fn searched(&mut self, limits: &Limits) -> Outcome {
+        let out = self.search(limits, &mut |_| {}, RootScores::Best);
+        self.stop.store(false, Ordering::SeqCst);
+        out
     }
 
     /// Among the root moves of one search that lie in `within`, the one whose score (for
@@ -256,12 +295,11 @@ impl Engine {
     /// search names none there.
     fn balanced_in_root(&mut self, stones: &[Pos], within: &[Pos], limits: &Limits) -> (Pos, i32) {
         self.set_position(stones).ok();
-        let scored = self.scored_root(limits, &mut |_| {});
-        scored
-            .iter()
-            .filter(|(p, _)| within.contains(p))
-            .min_by_key(|&&(p, s)| (s.abs(), p.0))
-            .map(|&(p, s)| (p, -s))
+        let mut scored = self.scored_root(limits, &mut |_| {});
+        scored.retain(|(p, _)| within.contains(p));
+        scored.sort_by_key(|&(p, s)| (s.abs(), p.0));
+        self.nearest_even(&scored)
+            .map(|(p, s)| (p, -s))
             .unwrap_or((within.first().copied().unwrap_or(Pos::NONE), 0))
     }
 
@@ -269,7 +307,7 @@ impl Engine {
     /// stands even or better, else the other; with the move the search found.
     fn choose_colour(&mut self, stones: &[Pos], limits: &Limits) -> Decision {
         self.set_position(stones).ok();
-        let out = self.think(Level::Full, limits, &mut |_| {});
+        let out = self.searched(limits);
         let to_move = colour(stones.len() + 1);
         if out.score < 0 || out.best.is_none() {
             Decision::of(Action::Choose(!to_move), -out.score)
@@ -352,7 +390,7 @@ impl Engine {
             let mut with = stones.to_vec();
             with.push(p);
             if self.set_position(&with).is_ok() {
-                let out = self.think(Level::Full, &probe, &mut |_| {});
+                let out = self.searched(&probe);
                 all.push((p, -out.score));
             }
         }
@@ -375,7 +413,7 @@ impl Engine {
         let mut with = stones.to_vec();
         if white_first {
             self.set_position(stones).ok();
-            let out = self.think(Level::Full, &share, &mut |_| {});
+            let out = self.searched(&share);
             if !out.best.is_none() {
                 with.push(out.best);
             }
@@ -495,6 +533,25 @@ mod tests {
             assert!(ends.contains(&o.stones().len()), "{rule}: {:?}", o.stones());
             assert!(e.opening_decision(&o, &quick(), &|| false).is_none());
         }
+    }
+
+    #[test]
+    fn a_varying_engine_places_different_openings() {
+        let third = |seed: u64, margin: Option<i32>| {
+            let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+            e.set_seed(seed);
+            e.set_random_margin(margin);
+            let mut o = Opening::new(OpeningRule::Swap2, 15, Rule::Freestyle).unwrap();
+            while o.stones().len() < 3 {
+                let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+                o.apply(Player::First, d.action).unwrap();
+            }
+            o.stones()[2]
+        };
+        let varied: Vec<Pos> = (1..=6).map(|seed| third(seed, Some(300))).collect();
+        assert!(varied.iter().any(|&p| p != varied[0]), "{varied:?}");
+        let fixed: Vec<Pos> = (1..=3).map(|seed| third(seed, None)).collect();
+        assert!(fixed.iter().all(|&p| p == fixed[0]), "{fixed:?}");
     }
 
     #[test]
