@@ -67,6 +67,7 @@ impl Prompt {
         }
         // A loaded game is played on from its moves, past any opening stage.
         self.opening = None;
+        self.opening_stones = 0;
         let of = if games > 1 {
             format!(" (the first of its {games} games)")
         } else {

@@ -60,6 +60,8 @@ pub struct Prompt {
     opening: Option<Opening>,
     /// The player's seat in the opening stage (the first player when they began as black).
     seat: Player,
+    /// Stones the game's opening stage set, which `undo` keeps.
+    opening_stones: usize,
 }
 
 /// What a Ctrl-C handler shares with the prompt: the first Ctrl-C during a think stops it
@@ -111,6 +113,7 @@ impl Prompt {
             opening_rule: OpeningRule::Free,
             opening: None,
             seat: Player::First,
+            opening_stones: 0,
         })
     }
 
@@ -324,6 +327,7 @@ impl Prompt {
             say!(io, "{e}")?;
             return Ok(());
         }
+        self.opening_stones = 0;
         if let Err(e) = self.start_opening() {
             say!(io, "{e}.")?;
             self.opening = None;

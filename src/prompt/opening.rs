@@ -218,6 +218,7 @@ impl Prompt {
         }
         let stage = self.opening.take().expect("checked above");
         self.human = stage.colour_of(self.seat);
+        self.opening_stones = stage.stones().len();
         let _ = self.engine.set_position(stage.stones());
         say!(
             io,

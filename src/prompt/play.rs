@@ -109,14 +109,22 @@ impl Prompt {
     }
 
     pub(super) fn undo(&mut self, io: &mut Io) -> io::Result<Result<(), String>> {
-        // Undo back to the human's last move, which is taken back too.
-        let human_moved = {
-            let b = self.engine.board();
-            let first = if self.human == Color::Black { 0 } else { 1 };
-            b.moves().len() > first
+        // Undo back to the human's last move, which is taken back too; never into the
+        // stones an opening stage set.
+        let len = self.engine.board().moves().len() as isize;
+        let parity = if self.human == Color::Black { 0 } else { 1 };
+        let last = if (len - 1).rem_euclid(2) == parity {
+            len - 1
+        } else {
+            len - 2
         };
-        if !human_moved {
-            return Ok(Err("Nothing to undo.".into()));
+        if last < self.opening_stones as isize {
+            return Ok(Err(if self.opening_stones > 0 {
+                "Nothing to undo: the opening stage's stones stay (type new for another game)."
+                    .into()
+            } else {
+                "Nothing to undo.".into()
+            }));
         }
         while self.engine.undo().is_some() {
             if self.engine.board().to_move() == self.human {

@@ -2,7 +2,8 @@
 //! player on either side: a player that reads what the prompt asks ("place the 4th stone
 //! (white) anywhere and declare 1 to 8 fifth moves", "choose one of the offered fifth
 //! moves") and answers it, retrying another answer when one is refused, then plays a few
-//! moves of the game that follows. The engine's steps come from its opening decisions.
+//! moves of the game that follows and takes them back. The engine's steps come from its
+//! opening decisions.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -65,9 +66,14 @@ impl Scripted {
     fn answer(&mut self) -> String {
         let text = self.screen.flat();
         if let Some(over) = text.rfind("The opening stage is over") {
-            // The game that follows: a few moves anywhere free, then leave.
-            if self.moves >= 3 || text[over..].contains("wins") {
+            // The game that follows: a few moves anywhere free, then take them all back
+            // (undo keeps the opening's stones), then leave.
+            if text[over..].contains("wins") || self.moves >= 8 {
                 return "quit".into();
+            }
+            if self.moves >= 3 {
+                self.moves += 1;
+                return "undo".into();
             }
             self.moves += 1;
             let n = self.tries.entry("move".into()).or_default();
