@@ -18,6 +18,11 @@ impl Prompt {
             Color::Black => (you, wuzi),
             Color::White => (wuzi, you),
         };
+        // The opening stage's stones are the record's opening; its steps, the comment.
+        if let Some(stage) = self.opening.as_ref().or(self.played_opening.as_ref()) {
+            rec.opening = stage.stones().len();
+            rec.comment = self.opening_story(stage);
+        }
         rec
     }
 
@@ -68,6 +73,7 @@ impl Prompt {
         // A loaded game is played on from its moves, past any opening stage.
         self.opening = None;
         self.opening_stones = 0;
+        self.played_opening = None;
         let of = if games > 1 {
             format!(" (the first of its {games} games)")
         } else {

@@ -62,6 +62,8 @@ pub struct Prompt {
     seat: Player,
     /// Stones the game's opening stage set, which `undo` keeps.
     opening_stones: usize,
+    /// The game's finished opening stage, told in its records.
+    played_opening: Option<Opening>,
 }
 
 /// What a Ctrl-C handler shares with the prompt: the first Ctrl-C during a think stops it
@@ -114,6 +116,7 @@ impl Prompt {
             opening: None,
             seat: Player::First,
             opening_stones: 0,
+            played_opening: None,
         })
     }
 
@@ -328,6 +331,7 @@ impl Prompt {
             return Ok(());
         }
         self.opening_stones = 0;
+        self.played_opening = None;
         if let Err(e) = self.start_opening() {
             say!(io, "{e}.")?;
             self.opening = None;

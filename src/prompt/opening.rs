@@ -140,6 +140,22 @@ impl Prompt {
             .join(" ")
     }
 
+    /// How the opening stage went, for a game record: "Opening rule soosorv 8 (you: the
+    /// first player, wuzi: the second). first player places h8. ..."
+    pub(super) fn opening_story(&self, stage: &Opening) -> String {
+        let mut text = format!(
+            "Opening rule {} (you: the {}, wuzi: the {}).",
+            stage.rule(),
+            self.seat,
+            !self.seat
+        );
+        for (who, action) in stage.history() {
+            text.push(' ');
+            text += &self.action_text(action, &who.to_string());
+        }
+        text
+    }
+
     /// "You place h8." / "wuzi offers g8 j10."
     fn action_text(&self, action: &Action, who: &str) -> String {
         let n = self.size();
@@ -219,6 +235,7 @@ impl Prompt {
         let stage = self.opening.take().expect("checked above");
         self.human = stage.colour_of(self.seat);
         self.opening_stones = stage.stones().len();
+        self.played_opening = Some(stage.clone());
         let _ = self.engine.set_position(stage.stones());
         say!(
             io,

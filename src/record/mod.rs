@@ -128,6 +128,9 @@ pub struct GameRecord {
     /// opening (c-gomoku-cli comments them `opening move` in its SGF) or an SGF's setup
     /// stones. A review starts after them. 0 for a record that says nothing of it.
     pub opening: usize,
+    /// A comment on the whole game (SGF's `GC`), empty for none: the prompt writes there
+    /// how an opening rule's stage went (the swaps, the declared and offered fifth moves).
+    pub comment: String,
 }
 
 impl GameRecord {
@@ -141,6 +144,7 @@ impl GameRecord {
             result: GameResult::Unfinished,
             moves: Vec::new(),
             opening: 0,
+            comment: String::new(),
         }
     }
 

@@ -10,8 +10,9 @@
 //! Gomocup protocol counts `x,y`): `aa` is `a15` on 15x15. The syntax (escapes, collections,
 //! variations) is the `sgf-parse` crate's; this module reads the gomoku meaning: the size
 //! (`SZ`, square boards only), the rule (`RU`: a Gomocup rule number as c-gomoku-cli writes
-//! it, or a rule name), the players (`PB`, `PW`), the result (`RE`), setup stones (`AB`,
-//! `AW`) and the moves of the main line (`B`, `W`; an empty value is a pass).
+//! it, or a rule name), the players (`PB`, `PW`), the result (`RE`), the game's comment
+//! (`GC`), setup stones (`AB`, `AW`) and the moves of the main line (`B`, `W`; an empty
+//! value is a pass).
 
 use super::{GameRecord, GameResult};
 use crate::engine::alternate;
@@ -100,6 +101,9 @@ fn read_tree(tree: &GameTree, rule: Rule) -> Result<GameRecord, SgfError> {
     }
     if let Some(Prop::RE(re)) = root.get_property("RE") {
         rec.result = read_result(&re.text);
+    }
+    if let Some(Prop::GC(gc)) = root.get_property("GC") {
+        rec.comment = gc.text.clone();
     }
     (rec.moves, rec.opening) = read_moves(root, rec.size)?;
     rec.check_moves()
@@ -245,6 +249,9 @@ pub fn write(rec: &GameRecord) -> String {
         escape(&rec.black),
         escape(&rec.white)
     );
+    if !rec.comment.is_empty() {
+        s += &format!("GC[{}]", escape(&rec.comment));
+    }
     match rec.result {
         // c-gomoku-cli writes a won game as B+1 or W+1.
         GameResult::BlackWins => s += "RE[B+1]",
@@ -336,6 +343,14 @@ mod tests {
         let text = write(&r);
         assert!(
             text.contains(";B[hh]C[opening move];W[ii]C[opening move];B[];W[aa])"),
+            "{text}"
+        );
+        assert_eq!(read(&text, Rule::Freestyle), Ok(vec![r.clone()]));
+        // The game's comment (an opening stage) is GC, escaped, and read back.
+        r.comment = "Opening rule soosorv 8. wuzi offers [g8] i8.".into();
+        let text = write(&r);
+        assert!(
+            text.contains("GC[Opening rule soosorv 8. wuzi offers [g8\\] i8.]"),
             "{text}"
         );
         assert_eq!(read(&text, Rule::Freestyle), Ok(vec![r]));

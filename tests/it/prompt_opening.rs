@@ -59,6 +59,8 @@ struct Scripted {
     tries: HashMap<String, usize>,
     /// Moves answered after the opening stage.
     moves: usize,
+    /// A file to save the game to once the stage is over and three moves are played.
+    save_to: Option<String>,
     reads: usize,
 }
 
@@ -72,6 +74,9 @@ impl Scripted {
                 return "quit".into();
             }
             if self.moves >= 3 {
+                if let Some(file) = self.save_to.take() {
+                    return format!("save {file}");
+                }
                 self.moves += 1;
                 return "undo".into();
             }
@@ -163,6 +168,11 @@ impl Input for Scripted {
 /// Plays `rule` (after `rule renju`) at the prompt with the player beginning as `side`;
 /// returns what the prompt showed.
 fn play(rule: &str, side: &str) -> String {
+    play_and_save(rule, side, None)
+}
+
+/// As [`play`], saving the game to `save_to` after the stage and three moves.
+fn play_and_save(rule: &str, side: &str, save_to: Option<String>) -> String {
     let screen = Screen::default();
     let mut player = Scripted {
         screen: screen.clone(),
@@ -176,6 +186,7 @@ fn play(rule: &str, side: &str) -> String {
         ],
         tries: HashMap::new(),
         moves: 0,
+        save_to,
         reads: 0,
     };
     let (mut out, mut err) = (screen.clone(), Vec::new());
@@ -224,11 +235,24 @@ fn every_opening_rule_is_played_through_with_wuzi_on_either_side() {
 fn soosorv_asks_for_the_4th_stone_with_its_declaration() {
     // The player begins as the first player and places D1 Kansei; whoever holds white
     // after wuzi's choice is asked for the 4th stone and the number of fifth moves.
-    let out = play("soosorv 8", "black");
+    let file = std::env::temp_dir().join(format!("wuzi-opening-{}.sgf", std::process::id()));
+    let out = play_and_save("soosorv 8", "black", Some(file.display().to_string()));
     assert!(out.contains("You (black for now): place the 1st stone (black) on the centre point."));
     assert!(
         out.contains("Not allowed: not now: place the 1st stone"),
         "{out}"
     );
     assert!(out.contains("place the 4th stone (white) anywhere and declare 1 to 8 fifth moves"));
+    // The record keeps the stage: its five stones marked as the opening, its steps in GC.
+    let sgf = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        sgf.contains("GC[Opening rule soosorv 8 (you: the first player, wuzi: the second player). first player places h8."),
+        "{sgf}"
+    );
+    assert!(
+        sgf.contains("declares 2 fifth moves.") && sgf.contains(" picks "),
+        "{sgf}"
+    );
+    assert_eq!(sgf.matches("C[opening move]").count(), 5, "{sgf}");
 }
