@@ -283,7 +283,6 @@ impl<'a> Searcher<'a> {
                 let mut solver = Solver::new();
                 solver.watch(shared.stop.clone());
                 solver.limit_table(shared.solver_table_mb);
-                solver.depth_first_only();
                 solver
             },
             shared,

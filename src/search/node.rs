@@ -88,8 +88,7 @@ impl Searcher<'_> {
         // ordered badly, so search it a ply shallower.
         let iir = self.shared.params.iir_depth();
         let (depth, plies) =
-            if iir > 0 && tt_move.is_none() && plies >= iir && excluded.is_none() && opp_fives == 0
-            {
+            if tt_move.is_none() && plies >= iir && excluded.is_none() && opp_fives == 0 {
                 (depth - ONE_PLY, plies - 1)
             } else {
                 (depth, plies)
@@ -150,8 +149,7 @@ impl Searcher<'_> {
         let mut tt_ext = 0;
         let se = self.shared.params.singular_margin();
         if let Some(hit) = tt_hit.filter(|h| {
-            se > 0
-                && ply > 0
+            ply > 0
                 && excluded.is_none()
                 && opp_fives == 0
                 && plies >= SE_DEPTH

@@ -110,7 +110,7 @@ pub enum ParamError {
 
 parameters! {
     /// Node budget of the VCF and VCT solvers at the root, and of its VCT defence checks
-    /// (a quarter for the threat, a fortieth per move); 0 skips them.
+    /// (a quarter for the threat, a fortieth per move).
     /// Measured: docs/experiments.md, the root.
     ROOT_THREAT_NODES, root_threat_nodes: u64 = 200_000;
     /// Node budget of the VCF check at each leaf (25 times this at ply 1, where the
@@ -140,16 +140,16 @@ parameters! {
     /// Depth given back to a reply to a four, in hundredths of a ply (100: the reply costs
     /// no depth). Measured: docs/experiments.md, extensions.
     FOUR_REPLY_EXT, four_reply_ext: i32 = 100;
-    /// Singular extension margin per ply below the table score (0: off).
+    /// Singular extension margin per ply below the table score.
     /// Measured: docs/experiments.md, extensions.
     SINGULAR_MARGIN, singular_margin: i32 = 3;
     /// Late-move reductions of moves that make or stop a three: this less one ply fewer than
     /// a quiet move (0: not reduced). See [`ROOT_LMR_SCALE`].
     LMR_THREATS, lmr_threats: i32 = 1;
     /// Internal iterative reduction: a node with at least this many plies left and no table
-    /// move searches one ply less (0: off). See [`ROOT_LMR_SCALE`].
+    /// move searches one ply less. See [`ROOT_LMR_SCALE`].
     IIR_DEPTH, iir_depth: i32 = 6;
-    /// Late-move reductions of quiet root moves after the second, as [`LMR_SCALE`] (0: none).
+    /// Late-move reductions of quiet root moves after the second, as [`LMR_SCALE`].
     /// With [`LMR_THREATS`], [`IIR_DEPTH`] and the leaves' beta test, the bench's tree is
     /// several times smaller. Measured: docs/experiments.md, pruning and reductions.
     ROOT_LMR_SCALE, root_lmr_scale: i32 = 50;

@@ -85,17 +85,15 @@ impl Searcher<'_> {
         }
         // Below the root, quiet nodes search only moves that make or stop something.
         let narrow = self.shared.params.narrow_score();
-        let keep = if quiet_node && narrow > 0 {
+        let keep = if quiet_node {
             let n = list.iter_scores().filter(|&s| s >= narrow).count();
             n.max(MIN_NARROW_MOVES)
         } else {
             usize::MAX
         };
         let policy = self.shared.params.policy_weight();
-        if policy != 0 {
-            self.sync_net();
-        }
-        if let (Some(acc), Some(net), true) = (&self.acc, self.shared.net, policy != 0) {
+        self.sync_net();
+        if let (Some(acc), Some(net)) = (&self.acc, self.shared.net) {
             // The net's policy logit is in units of 1/QUANT^2; a version-6 net adds its
             // window term.
             let unit = crate::eval::net::QUANT * crate::eval::net::QUANT;

@@ -46,7 +46,7 @@ impl Searcher<'_> {
             out.forced = true;
             return out;
         }
-        if self.id == 0 && self.shared.params.root_threat_nodes() > 0 {
+        if self.id == 0 {
             let excluded = self.shared.excluded;
             if let Some(line) = self.root_threats().filter(|l| !excluded.contains(&l[0])) {
                 out.best = line[0];
@@ -69,16 +69,14 @@ impl Searcher<'_> {
             }
         }
         let budget = self.shared.params.root_threat_nodes();
-        if budget > 0 {
-            self.keep_defences(
-                &mut roots,
-                false,
-                ROOT_VCF_DEFENCE_NODES,
-                ROOT_VCF_DEFENCE_NODES,
-            );
-            self.keep_defences(&mut roots, true, budget / 4, budget / 40);
-            out.best = roots[0].0;
-        }
+        self.keep_defences(
+            &mut roots,
+            false,
+            ROOT_VCF_DEFENCE_NODES,
+            ROOT_VCF_DEFENCE_NODES,
+        );
+        self.keep_defences(&mut roots, true, budget / 4, budget / 40);
+        out.best = roots[0].0;
         let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as i32 - 8);
         let mut prev = 0;
         let mut depth = 1;
@@ -174,7 +172,7 @@ impl Searcher<'_> {
         }
         let vct = self
             .solver
-            .vct(&mut self.board, &lim(budget, ROOT_VCT_DEPTH));
+            .vct_depth_first(&mut self.board, &lim(budget, ROOT_VCT_DEPTH));
         self.nodes += self.solver.nodes();
         match vct {
             Proof::Win(line) => Some(line),
@@ -276,7 +274,7 @@ impl Searcher<'_> {
     /// Runs the VCF or VCT solver for the side to move, counting its nodes.
     pub(super) fn solve(&mut self, vct: bool, lim: &SolveLimits) -> Proof {
         let r = if vct {
-            self.solver.vct(&mut self.board, lim)
+            self.solver.vct_depth_first(&mut self.board, lim)
         } else {
             self.solver.vcf(&mut self.board, lim)
         };
@@ -353,11 +351,7 @@ impl Searcher<'_> {
         for i in 0..roots.len() {
             let p = roots[i].0;
             // Late root moves that make or stop no three are searched shallower first.
-            let r = if root_lmr > 0
-                && depth >= ROOT_LMR_DEPTH
-                && i >= LMR_FIRST_MOVE
-                && self.is_quiet(p, me)
-            {
+            let r = if depth >= ROOT_LMR_DEPTH && i >= LMR_FIRST_MOVE && self.is_quiet(p, me) {
                 lmr_plies(root_lmr as f32 / 100.0, depth, i).clamp(0, depth - 2)
             } else {
                 0

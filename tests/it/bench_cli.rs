@@ -22,7 +22,7 @@ fn signature(out: &std::process::Output) -> String {
 #[cfg(feature = "tuning")]
 #[test]
 fn set_changes_the_search_and_is_echoed() {
-    // Shallow and without the root threat search: debug builds recheck every move.
+    // Shallow, and the root threat search given no nodes: debug builds recheck every move.
     let plain = bench(&["--depth", "2", "--set", "root_threat_nodes=0"]);
     assert!(plain.status.success());
     let again = bench(&["--depth", "2", "--set", "root_threat_nodes=0"]);

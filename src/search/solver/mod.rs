@@ -118,8 +118,6 @@ pub struct Solver {
     local: bool,
     /// The proof-number search's numbers.
     pn_tt: PnTable,
-    /// The VCT is the depth-first search alone ([`Solver::depth_first_only`]).
-    depth_first_only: bool,
 }
 
 /// Error result of a budget check.
@@ -140,31 +138,23 @@ impl Solver {
         self.watch = Some(stop);
     }
 
-    /// Makes [`Solver::vct`] the depth-first search alone, without the proof-number search
-    /// after it, as the engine's searchers use it: with the proof-number search the engine
-    /// was no stronger (measured: docs/experiments.md, the threat solver). The engine's root
-    /// solves mostly end without a win either way.
-    pub fn depth_first_only(&mut self) {
-        self.depth_first_only = true;
-    }
-
     /// Bounds the solver's tables to `mb` megabytes (at least one): the VCF table's fixed
     /// 512 KB, the proof-number table (a quarter, 256 KB to 16 MB) and a VCT table that
     /// is emptied when full, so that it never grows past the rest.
     pub fn limit_table(&mut self, mb: usize) {
         self.table_bytes = Some(mb.max(1) << 20);
-        if self.vct_tt.capacity() > self.table_entries() {
+        if self.vct_tt.capacity() > self.table_entries(false) {
             self.vct_tt = AHashMap::default();
         }
     }
 
-    /// Most entries the VCT table holds.
-    fn table_entries(&self) -> usize {
-        // A depth-first solver never makes the proof-number table.
-        let pn = if self.depth_first_only {
-            0
-        } else {
+    /// Most entries the VCT table holds beside the proof-number table, whose share is kept
+    /// aside when the call may make it (`with_pn`) or an earlier call did.
+    fn table_entries(&self, with_pn: bool) -> usize {
+        let pn = if with_pn || self.pn_tt.is_allocated() {
             self.pn_slots() * PN_SLOT_BYTES
+        } else {
+            0
         };
         vct_entries(self.bytes().saturating_sub(VCF_TABLE_BYTES + pn))
     }
@@ -206,9 +196,15 @@ impl Solver {
         self.vct_tt.insert(key, entry);
     }
 
-    fn start(&mut self, limits: &SolveLimits) {
+    /// Readies the tables and counters for a call within `limits`; `with_pn`: the call may
+    /// run the proof-number search, whose table's share the VCT table then leaves free (a
+    /// VCT table grown larger by earlier calls is given back first).
+    fn start(&mut self, limits: &SolveLimits, with_pn: bool) {
         self.vcf_tt.ready();
-        self.vct_cap = self.table_entries();
+        self.vct_cap = self.table_entries(with_pn);
+        if self.vct_tt.capacity() > self.vct_cap {
+            self.vct_tt = AHashMap::default();
+        }
         self.nodes = 0;
         self.clock_at = 0;
         self.limits = limits.clone();
@@ -280,7 +276,7 @@ impl Solver {
     /// (where `Board::lean_rule` holds): the board itself does not change.
     pub fn vcf_after(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
         debug_assert!(board.lean_rule());
-        self.start(limits);
+        self.start(limits, false);
         let mut line = Vec::new();
         board.lean_begin();
         board.lean_make(p);
@@ -293,7 +289,7 @@ impl Solver {
     /// [`Solver::vcf`], with lean moves or not (tests compare the two).
     #[doc(hidden)]
     pub fn vcf_with(&mut self, board: &mut Board, limits: &SolveLimits, lean: bool) -> Proof {
-        self.start(limits);
+        self.start(limits, false);
         let mut line = Vec::new();
         let r = self.vcf_search(board, limits.depth, &mut line, lean);
         finish(r, line)
@@ -314,7 +310,7 @@ impl Solver {
 
     /// Does the side to move win by continuous threats (fours and open threes)? Deepens one
     /// attacking move at a time up to five (`DEPTH_FIRST_VCT_DEPTH`; `limits.depth` if less;
-    /// all of `limits.depth` under caro and for [`Solver::depth_first_only`]),
+    /// all of `limits.depth` under caro),
     /// so the shortest win is found first and a budget cut still leaves the shallower
     /// iterations' answer; an iteration that found no win without meeting its depth limit
     /// anywhere ends the deepening. A search the depth cut short goes on with a proof-number
@@ -324,8 +320,9 @@ impl Solver {
     /// first threat are looked for by local searches ([`Solver::vcf_local`]), the defender's
     /// by full ones. Caro has the depth-first search only.
     pub fn vct(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
-        self.start(limits);
-        let first = if board.rule().is_caro() || self.depth_first_only {
+        let caro = board.rule().is_caro();
+        self.start(limits, !caro);
+        let first = if caro {
             limits.depth
         } else {
             limits.depth.min(DEPTH_FIRST_VCT_DEPTH)
@@ -344,12 +341,24 @@ impl Solver {
         }
     }
 
+    /// [`Solver::vct`]'s depth-first search alone, deepened to all of `limits.depth`, with
+    /// no proof-number search after it: the engine's searchers solve this way, since with
+    /// the proof-number search the engine was no stronger (measured: docs/experiments.md,
+    /// the threat solver) and its root solves mostly end without a win either way. The
+    /// VCT table may then take the proof-number table's share of the memory too.
+    pub fn vct_depth_first(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
+        self.start(limits, false);
+        self.deepen(limits.depth, |s, depth, line| {
+            s.vct_attack(board, depth, line, true)
+        })
+    }
+
     /// Does the side to move win by continuous threats starting with `p` (an empty point,
     /// legal for it)? The same search as [`Solver::vct`] with its first move fixed: a `p`
     /// that makes no four or open three is no threat, so the answer is then `NoWin` (the
     /// solver proves nothing about quiet moves). A win's line starts with `p`.
     pub fn vct_with(&mut self, board: &mut Board, p: Pos, limits: &SolveLimits) -> Proof {
-        self.start(limits);
+        self.start(limits, false);
         if board.makes_five(p, board.to_move()) {
             return Proof::Win(vec![p]);
         }

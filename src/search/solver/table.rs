@@ -104,6 +104,11 @@ impl PnTable {
         self.salt = self.salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
     }
 
+    /// Whether the table holds its slots (a call of the proof-number search made them).
+    pub(super) fn is_allocated(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
     fn slot(&self, key: u64) -> usize {
         key as usize & self.slots.len().wrapping_sub(1)
     }

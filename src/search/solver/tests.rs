@@ -150,20 +150,19 @@ fn vct_table_stays_within_its_limit() {
         let (mut most, mut room) = (0, 0);
         for &p in &empty {
             board.make(p);
-            solver.vct(board, &limits);
+            solver.vct_depth_first(board, &limits);
             board.undo();
             most = most.max(solver.table_len());
             room = room.max(solver.vct_tt.capacity());
         }
         (most, room)
     };
-    // Depth-first solvers: no proof-number table shares the bytes (its share:
+    // Depth-first calls: no proof-number table shares the bytes (its share:
     // `proof_number_table_takes_its_share`).
     let bytes = VCF_TABLE_BYTES + 6_000;
     let mut limited = Solver::new();
-    limited.depth_first_only();
     limited.table_bytes = Some(bytes);
-    let cap = limited.table_entries();
+    let cap = limited.table_entries(false);
     assert_eq!(cap, 112, "6,000 bytes: 128 buckets, 7/8 of them");
     let buckets = (cap * 8 / 7).next_power_of_two();
     assert!(3 * buckets / 2 * VCT_BUCKET_BYTES <= bytes - VCF_TABLE_BYTES);
@@ -171,14 +170,13 @@ fn vct_table_stays_within_its_limit() {
     assert!(most <= cap, "{most} entries, cap {cap}");
     assert!(room <= cap, "capacity {room}, cap {cap}");
     let mut free = Solver::new();
-    free.depth_first_only();
     let (free, _) = run(&mut free, &mut board);
     assert!(free > cap, "the test reaches the cap: {free}");
 }
 
 /// The proof-number table takes a quarter of a solver's memory (a power of two of slots,
 /// within its bounds), and the VCT map's room shrinks by as much: the three tables fit the
-/// limit together. A depth-first solver leaves the map all the room.
+/// limit together. A depth-first call leaves the map all the room.
 #[test]
 fn proof_number_table_takes_its_share() {
     for mb in [1, 8, 64, 1024] {
@@ -186,12 +184,9 @@ fn proof_number_table_takes_its_share() {
         s.limit_table(mb);
         let pn = s.pn_slots() * table::PN_SLOT_BYTES;
         assert!(pn <= (mb << 20) / 4, "{mb} MB: {pn} bytes");
-        let map = 3 * (s.table_entries() * 8 / 7).next_power_of_two() / 2 * VCT_BUCKET_BYTES;
+        let map = 3 * (s.table_entries(true) * 8 / 7).next_power_of_two() / 2 * VCT_BUCKET_BYTES;
         assert!(VCF_TABLE_BYTES + pn + map <= mb << 20, "{mb} MB");
-        let mut d = Solver::new();
-        d.limit_table(mb);
-        d.depth_first_only();
-        assert!(d.table_entries() >= s.table_entries(), "{mb} MB");
+        assert!(s.table_entries(false) >= s.table_entries(true), "{mb} MB");
     }
     let mut s = Solver::new();
     s.limit_table(64);
@@ -204,7 +199,7 @@ fn a_lower_limit_frees_a_larger_vct_table() {
     let mut solver = Solver::new();
     solver.vct_tt.reserve(100_000);
     solver.limit_table(1);
-    assert!(solver.vct_tt.capacity() <= solver.table_entries());
+    assert!(solver.vct_tt.capacity() <= solver.table_entries(false));
 }
 
 /// The VCF table gives back what was stored under a key, nothing for a key it never
@@ -287,11 +282,9 @@ fn proof_number_search_agrees_with_the_depth_first_one() {
                     && b.count(!me, Threat::Five) == 0
                     && b.count_at_least(me, Threat::Flex3) > 0
                 {
-                    let mut depth_first = Solver::new();
-                    depth_first.depth_first_only();
-                    let dfs = depth_first.vct(&mut b, &lim);
+                    let dfs = Solver::new().vct_depth_first(&mut b, &lim);
                     let mut pns = Solver::new();
-                    pns.start(&lim);
+                    pns.start(&lim, true);
                     let mut line = Vec::new();
                     let r = pns.vct_pns(&mut b, &mut line);
                     let here = format!("{rule:?} {:?}", b.moves());
