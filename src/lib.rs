@@ -15,11 +15,11 @@
 //!    the transposition table, time management, threads, parameters; its API is the
 //!    limits, the progress reports, the parameters and the solver).
 //! 5. The engine facade: [`engine`] (a game, settings, `think`; no I/O), and beside it
-//!    [`db`], the position database it consults and teaches, and [`review`] (where a game
+//!    `db`, the position database it consults and teaches, and [`review`] (where a game
 //!    was decided, by the threat solver).
-//! 6. Front ends and tools: [`prompt`] (the terminal game), [`protocol`] (the Gomocup brain),
-//!    [`web`] (the board in a browser, over HTTP), [`record`] (game records), [`benchmark`]
-//!    (the bench set), [`suite`] (test positions), [`datagen`] (self-play training data).
+//! 6. Front ends and tools: `prompt` (the terminal game), `protocol` (the Gomocup brain),
+//!    `web` (the board in a browser, over HTTP), `record` (game records), `benchmark`
+//!    (the bench set), `suite` (test positions), `datagen` (self-play training data).
 //!    Only they and the binaries read or write anything.
 //!
 //! The position database and every module of layer 6 sit behind cargo features (`db`,
