@@ -197,14 +197,12 @@ impl Solver {
     }
 
     /// Readies the tables and counters for a call within `limits`; `with_pn`: the call may
-    /// run the proof-number search, whose table's share the VCT table then leaves free (a
-    /// VCT table grown larger by earlier calls is given back first).
+    /// run the proof-number search, whose table's share the VCT table then leaves free. The
+    /// VCT table keeps its allocation from call to call (a solver is used one way: the
+    /// searchers' depth-first, the others' with the proof-number search).
     fn start(&mut self, limits: &SolveLimits, with_pn: bool) {
         self.vcf_tt.ready();
         self.vct_cap = self.table_entries(with_pn);
-        if self.vct_tt.capacity() > self.vct_cap {
-            self.vct_tt = AHashMap::default();
-        }
         self.nodes = 0;
         self.clock_at = 0;
         self.limits = limits.clone();
