@@ -7,7 +7,7 @@ use super::action::{Action, Expect};
 use super::canonical::Canonical;
 use super::offers::keeping;
 use super::rule::{OpeningRule, MAX_FIFTHS};
-use super::state::Opening;
+use super::state::{colour, Opening};
 use crate::engine::balance::share;
 use crate::engine::Engine;
 use crate::search::{Limits, Outcome, RootScores};
@@ -47,15 +47,6 @@ impl Decision {
             score,
             next: None,
         }
-    }
-}
-
-/// The colour of the `number`th stone (from 1).
-fn colour(number: usize) -> Color {
-    if number % 2 == 1 {
-        Color::Black
-    } else {
-        Color::White
     }
 }
 

@@ -53,7 +53,7 @@ pub struct Opening {
 }
 
 /// The colour of the `number`th stone (from 1): black first, then in turn.
-fn colour(number: usize) -> Color {
+pub(super) fn colour(number: usize) -> Color {
     if number % 2 == 1 {
         Color::Black
     } else {
