@@ -60,6 +60,12 @@ pub enum Command {
     BalanceTwo(i64),
     /// `YXSEARCHDEFEND`: every move judged, to show which ones lose.
     SearchDefend,
+    /// `YXSWAP2STEP1` to `3`: Yixin-Board's swap2 steps (1: place three stones; 2: choose
+    /// after the three stones of the board; 3: choose after its five).
+    Swap2Step(u8),
+    /// `YXSOOSORVSTEP1` to `6` (with N for steps 4 and 5): Yixin-Board's Soosorv steps. Steps
+    /// 2 to 6 open a block of `x,y` stones in the order placed, ended by `DONE`.
+    SoosorvStep(u8, Option<u8>),
 }
 
 /// Why a line is not a command.
@@ -157,7 +163,34 @@ pub fn parse_line(line: &str) -> Result<Command, ParseError> {
         "YXBALANCEONE" => Ok(Command::BalanceOne(bias(arg)?)),
         "YXBALANCETWO" => Ok(Command::BalanceTwo(bias(arg)?)),
         "YXSEARCHDEFEND" => Ok(Command::SearchDefend),
+        _ if upper.starts_with("YXSWAP2STEP") => {
+            let step = step_number(&upper["YXSWAP2STEP".len()..], 3, word)?;
+            no_args(Command::Swap2Step(step), arg, word)
+        }
+        _ if upper.starts_with("YXSOOSORVSTEP") => {
+            let step = step_number(&upper["YXSOOSORVSTEP".len()..], 6, word)?;
+            let fifths = match (step, arg) {
+                (4 | 5, "") => {
+                    return Err(malformed(format!("{word} needs the number of fifth moves")))
+                }
+                (4 | 5, n) => Some(
+                    n.parse::<u8>()
+                        .map_err(|_| malformed(format!("bad number of fifth moves '{n}'")))?,
+                ),
+                (_, "") => None,
+                _ => return Err(malformed(format!("{word} takes no arguments"))),
+            };
+            Ok(Command::SoosorvStep(step, fifths))
+        }
         _ => Err(ParseError::Unknown(format!("unknown command '{word}'"))),
+    }
+}
+
+/// The step number at the end of a step command's word: 1 to `last`.
+fn step_number(digits: &str, last: u8, word: &str) -> Result<u8, ParseError> {
+    match digits.parse::<u8>() {
+        Ok(n) if (1..=last).contains(&n) => Ok(n),
+        _ => Err(malformed(format!("{word}: steps run from 1 to {last}"))),
     }
 }
 
@@ -224,6 +257,34 @@ mod tests {
             parse_line("INFO folder C:\\my games"),
             Ok(Command::Info("folder".into(), "C:\\my games".into()))
         );
+    }
+
+    #[test]
+    fn parses_opening_steps() {
+        assert_eq!(parse_line("yxswap2step1"), Ok(Command::Swap2Step(1)));
+        assert_eq!(parse_line("YXSWAP2STEP3"), Ok(Command::Swap2Step(3)));
+        assert_eq!(
+            parse_line("yxsoosorvstep2"),
+            Ok(Command::SoosorvStep(2, None))
+        );
+        assert_eq!(
+            parse_line("yxsoosorvstep4 3"),
+            Ok(Command::SoosorvStep(4, Some(3)))
+        );
+        for bad in [
+            "yxswap2step4",
+            "yxswap2step",
+            "yxswap2step1 5",
+            "yxsoosorvstep7",
+            "yxsoosorvstep5",
+            "yxsoosorvstep4 x",
+            "yxsoosorvstep2 1",
+        ] {
+            assert!(
+                matches!(parse_line(bad), Err(ParseError::Malformed(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

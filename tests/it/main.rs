@@ -23,6 +23,7 @@ mod prompt;
 mod prompt_opening;
 mod protocol;
 mod protocol_lines;
+mod protocol_openings;
 mod protocol_yixin;
 mod rules;
 mod simd;

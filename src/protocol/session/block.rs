@@ -1,5 +1,5 @@
-//! Stone blocks: the stones of a `BOARD`, `YXBOARD`, `SWAP2BOARD`, `YXBLOCK` or
-//! `YXBLOCKUNDO` block, read line by line and applied at `DONE`.
+//! Stone blocks: the stones of a `BOARD`, `YXBOARD`, `SWAP2BOARD`, `YXSOOSORVSTEP2` to `6`,
+//! `YXBLOCK` or `YXBLOCKUNDO` block, read line by line and applied at `DONE`.
 
 use super::super::command::{Command, ParseError};
 use super::super::setup::{moves_from_stones, Owner};
@@ -69,6 +69,10 @@ impl Session {
         }
         if block.kind == Command::Swap2Board {
             return self.swap2(&block.stones, out);
+        }
+        if let Command::SoosorvStep(step, fifths) = block.kind {
+            let stones: Vec<Pos> = block.stones.iter().map(|s| s.0).collect();
+            return self.soosorv_step(step, fifths, &stones, out);
         }
         if matches!(block.kind, Command::Block | Command::BlockUndo) {
             let mut excluded = self.engine.excluded().to_vec();

@@ -8,6 +8,7 @@ mod memory;
 mod opening;
 mod record;
 mod settings;
+mod steps;
 
 use super::command::{parse_line, Command, ParseError};
 use super::report::{self, Detail};
@@ -221,6 +222,7 @@ impl Session {
             Command::Board
             | Command::YxBoard
             | Command::Swap2Board
+            | Command::SoosorvStep(2..=6, _)
             | Command::Block
             | Command::BlockUndo => {
                 self.need_game()?;
@@ -277,6 +279,14 @@ impl Session {
             Command::SearchDefend => {
                 self.need_game()?;
                 self.search_defend(out)?;
+            }
+            Command::Swap2Step(step) => {
+                self.need_game()?;
+                self.swap2_step(step, out)?;
+            }
+            Command::SoosorvStep(step, fifths) => {
+                self.need_game()?;
+                self.soosorv_step(step, fifths, &[], out)?;
             }
         }
         Ok(Flow::Continue)
