@@ -84,6 +84,61 @@ pub struct NewGame {
     pub strength: Option<Strength>,
     /// A position to start from, as a move string (`h8i9j10` or `7,7 8,8`).
     pub moves: Option<String>,
+    /// The opening rule (`free`, the default, `swap`, `swap2`, `swap-after-first`,
+    /// `soosorv 8`, `taraguchi 10`, `yamaguchi`): the game begins with its opening stage,
+    /// from an empty board. The person is the first player when they play black.
+    pub opening: Option<String>,
+}
+
+/// `POST /api/games/{id}/opening`: the person's step in the opening stage.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningStep {
+    /// `place` (a stone; with `count`, a stone and that many fifth moves declared),
+    /// `black` or `white` (the colour to play on with), `swap` or `stay` (the other colour,
+    /// or the one held), `add` (swap2: a white and a black stone), `offer` (fifth moves) or
+    /// `pick` (one of the offered fifth moves).
+    pub action: String,
+    /// The points of the step (`h8` or `x,y`).
+    #[serde(default)]
+    pub points: Vec<String>,
+    /// The number of fifth moves declared with a stone.
+    pub count: Option<u8>,
+}
+
+/// A game's opening stage as the page shows it (under way or played).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct OpeningState {
+    /// The rule (`soosorv 8`).
+    pub rule: String,
+    /// Is the stage over (the colours settled)?
+    pub over: bool,
+    /// Who acts next: `first player` or `second player` (none once over).
+    pub actor: Option<String>,
+    /// Is the next step the person's? (Always, when they play both sides.)
+    pub yours: bool,
+    /// The person's seat, `first player` or `second player` (none when they play both).
+    pub you: Option<String>,
+    /// Who holds black for now: `you`, `wuzi`, or a seat when the person plays both.
+    pub black: String,
+    /// What the stage waits for, as a sentence: "place the 4th stone (white) anywhere and
+    /// declare 1 to 8 fifth moves".
+    pub expect: String,
+    /// The kind of step: `stone`, `stone-and-declare`, `colour`, `swap2-choice`,
+    /// `fifth-or-offer`, `offer`, `pick`, or `nothing` once over.
+    pub asks: String,
+    /// The side of the central square the stone must stand in, if any.
+    pub square: Option<u8>,
+    /// The most fifth moves a declaration may name.
+    pub max: Option<u8>,
+    /// How many fifth moves an offer holds.
+    pub count: Option<u8>,
+    /// The number of fifth moves declared, once it is.
+    pub declared: Option<u8>,
+    /// The fifth moves offered, once they are.
+    pub offers: Vec<String>,
+    /// The steps so far, in words: "wuzi places h8.", "you choose white."
+    pub steps: Vec<String>,
 }
 
 /// `POST /api/games/{id}/play`: a move for the side to move.
@@ -160,6 +215,9 @@ pub struct State {
     pub human: String,
     /// The engine's strength.
     pub strength: Strength,
+    /// The game's opening stage, under way or played (none under the free opening).
+    #[serde(default)]
+    pub opening: Option<OpeningState>,
 }
 
 /// A search's progress: sent after every finished iteration and, between them, at least
@@ -239,6 +297,10 @@ pub struct Done {
     pub played: bool,
     /// Was the search stopped before its limits?
     pub stopped: bool,
+    /// The engine's step in an opening stage, in words ("wuzi offers h9 j9."), when the
+    /// search was one.
+    #[serde(default)]
+    pub step: Option<String>,
     /// The game after it.
     pub state: State,
 }

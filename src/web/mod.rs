@@ -16,6 +16,7 @@ pub mod error;
 mod games;
 pub mod json;
 pub mod limits;
+mod opening;
 mod position;
 mod review;
 mod routes;

@@ -5,13 +5,14 @@
 use super::assets;
 use super::error::ApiError;
 use super::games::{lock, Games};
-use super::json::{Body, LoadRecord, NewGame, PlayMove, SetPosition, Settings, State};
+use super::json::{Body, LoadRecord, NewGame, OpeningStep, PlayMove, SetPosition, Settings, State};
 use super::limits::BodyLimit;
 use super::position::parse_rule;
 use super::review;
 use super::search::{self, Job};
 use super::session::{Human, Session};
 use super::strength::default_strength;
+use crate::engine::opening::OpeningRule;
 use crate::record::Format as RecordFormat;
 use crate::review::{DEFAULT_SOLVE_MS, MAX_SOLVE_MS};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State as With};
@@ -50,6 +51,7 @@ pub fn router(games: Arc<Games>, body: BodyLimit) -> Router {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show).delete(remove))
         .route("/api/games/{id}/play", post(play))
+        .route("/api/games/{id}/opening", post(opening))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/redo", post(redo))
         .route("/api/games/{id}/position", post(position))
@@ -98,7 +100,11 @@ async fn create(With(games): GamesState, Body(req): Body<NewGame>) -> Result<Res
     let human =
         Human::parse(req.human.as_deref().unwrap_or("black")).map_err(ApiError::bad_request)?;
     let strength = req.strength.unwrap_or_else(default_strength);
-    let session = Session::new(
+    let opening = match req.opening.as_deref() {
+        Some(text) => OpeningRule::parse(text).map_err(|e| ApiError::bad_request(e.to_string()))?,
+        None => OpeningRule::Free,
+    };
+    let mut session = Session::new(
         games.new_id(),
         size,
         rule,
@@ -107,6 +113,9 @@ async fn create(With(games): GamesState, Body(req): Body<NewGame>) -> Result<Res
         &games.setup,
         req.moves.as_deref(),
     )?;
+    if opening != OpeningRule::Free {
+        session.start_opening(opening)?;
+    }
     let state = session.state();
     games.insert(session)?;
     Ok((StatusCode::CREATED, Json(state)).into_response())
@@ -135,6 +144,18 @@ async fn play(
     let game = games.get(&id)?;
     let mut s = lock(&game);
     s.play(&req.point)?;
+    Ok(Json(s.state()))
+}
+
+/// The person's step in the opening stage; the engine's steps are searches (`think`).
+async fn opening(
+    With(games): GamesState,
+    Path(id): Path<String>,
+    Body(req): Body<OpeningStep>,
+) -> Answer {
+    let game = games.get(&id)?;
+    let mut s = lock(&game);
+    s.opening_step(&req)?;
     Ok(Json(s.state()))
 }
 

@@ -11,6 +11,7 @@ use super::games::{lock, Games, Shared};
 use super::json::{Done, Forced, NBest, Progress, Scored};
 use super::session::Running;
 use super::strength::Checked;
+use crate::engine::opening::{Action, Opening};
 use crate::engine::Engine;
 use crate::notation::format_h8;
 use crate::search::{mate_distance, win_chance, Info, Limits};
@@ -59,10 +60,14 @@ struct Found {
     best: Pos,
     score: i32,
     depth: i32,
+    /// The engine's step, when the search was a decision of the opening stage.
+    step: Option<Action>,
 }
 
 /// Starts a search on game `id`: 404 for no game, 409 if it is over or already searching,
-/// 503 if every search slot is taken. The stream ends with the `done` event.
+/// 503 if every search slot is taken. The stream ends with the `done` event. While the
+/// game's opening stage is under way, a [`Job::Move`] is the engine's step in it (for
+/// whoever is to act), and the other jobs are refused (409).
 pub fn start(
     games: &Arc<Games>,
     id: &str,
@@ -82,9 +87,15 @@ pub fn start(
                 "the game is over: undo, or start a new one",
             ));
         }
+        let stage = s.opening_under_way().cloned();
+        if stage.is_some() && job != Job::Move {
+            return Err(ApiError::conflict(
+                "the opening stage is under way: the engine only takes its steps in it",
+            ));
+        }
         let slot = games.slot()?;
         let (engine, running) = s.lend()?;
-        (engine, (running, slot), s.checked().clone())
+        (engine, (running, slot, stage), s.checked().clone())
     };
     let (tx, rx) = unbounded_channel::<Event>();
     let analysis = Duration::from_secs_f64(games.analysis_seconds.max(0.1));
@@ -109,7 +120,7 @@ async fn drive(
     engine: Engine,
     job: Job,
     checked: Checked,
-    (running, slot): (Running, OwnedSemaphorePermit),
+    (running, slot, stage): (Running, OwnedSemaphorePermit, Option<Opening>),
     tx: UnboundedSender<Event>,
     analysis: Duration,
 ) {
@@ -122,7 +133,10 @@ async fn drive(
     let flags = running.clone();
     let mut work = tokio::task::spawn_blocking(move || {
         let mut engine = engine;
-        let found = think(&mut engine, job, &checked, &flags, &msg_tx, analysis);
+        let found = match stage {
+            Some(stage) => opening_step(&mut engine, &stage, &checked, &flags),
+            None => think(&mut engine, job, &checked, &flags, &msg_tx, analysis),
+        };
         (engine, found)
     });
     let mut last = empty_progress();
@@ -194,11 +208,21 @@ async fn drive(
     let cancelled = running.cancel.load(Ordering::SeqCst);
     let stopped = cancelled || running.halt.load(Ordering::SeqCst);
     let mut s = lock(&game);
+    let mut step = None;
     let (found, played) = match result {
         Ok((engine, found)) => {
             s.give_back(engine);
-            let play = job == Job::Move && !cancelled && !found.best.is_none();
-            let played = play && s.play_pos(found.best).is_ok();
+            let played = match found.step.clone() {
+                Some(action) if !cancelled => {
+                    step = s.engine_opening_step(action).ok();
+                    step.is_some()
+                }
+                Some(_) => false,
+                None => {
+                    let play = job == Job::Move && !cancelled && !found.best.is_none();
+                    play && s.play_pos(found.best).is_ok()
+                }
+            };
             (found, played)
         }
         Err(_) => {
@@ -219,11 +243,35 @@ async fn drive(
         elapsed_ms: start.elapsed().as_millis() as u64,
         played,
         stopped,
+        step,
         state: s.state(),
     };
     drop(s);
     drop(slot);
     let _ = tx.send(event("done", &done));
+}
+
+/// The blocking side of an opening step: the engine's decision at the stage's step, within
+/// a move's limits; the page's stop ends its trying of candidates (the best so far is
+/// taken).
+fn opening_step(engine: &mut Engine, stage: &Opening, checked: &Checked, flags: &Running) -> Found {
+    let halted = || flags.cancel.load(Ordering::SeqCst) || flags.halt.load(Ordering::SeqCst);
+    flags.stop.store(false, Ordering::SeqCst);
+    let decision = if flags.cancel.load(Ordering::SeqCst) {
+        None
+    } else {
+        engine.opening_decision(stage, &checked.limits, &halted)
+    };
+    let best = match decision.as_ref().map(|d| &d.action) {
+        Some(Action::Place(p) | Action::PlaceAndDeclare(p, _) | Action::Pick(p)) => *p,
+        _ => Pos::NONE,
+    };
+    Found {
+        best,
+        score: decision.as_ref().map_or(0, |d| d.score),
+        depth: 0,
+        step: decision.map(|d| d.action),
+    }
 }
 
 /// The blocking side: the search itself.
@@ -244,6 +292,7 @@ fn think(
         best: Pos::NONE,
         score: 0,
         depth: 0,
+        step: None,
     };
     match job {
         Job::Move | Job::Hint => {
@@ -261,6 +310,7 @@ fn think(
                 best: out.best,
                 score: out.score,
                 depth: out.depth,
+                step: None,
             }
         }
         Job::Analyse(n) => {
@@ -294,6 +344,7 @@ fn think(
                         best,
                         score,
                         depth: found.depth,
+                        step: None,
                     };
                 }
                 let _ = tx.send(Msg::NBest(list));

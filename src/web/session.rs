@@ -3,9 +3,11 @@
 //! facade; a refused change leaves the game as it was.
 
 use super::error::ApiError;
-use super::json::{State, Strength};
+use super::json::{OpeningStep, State, Strength};
+use super::opening;
 use super::position::{format_moves, parse_moves, parse_rule};
 use super::strength::{check, Checked};
+use crate::engine::opening::{Action, Opening, OpeningRule, Player};
 use crate::engine::{clock_seed, Config, Engine, GameStatus, MoveError};
 use crate::notation::{format_h8, parse_any};
 use crate::record::{Format, GameRecord, GameResult};
@@ -96,6 +98,11 @@ pub struct Session {
     /// When the engine last started a search, if it keeps the table that search made
     /// (the server keeps few tables: [`Session::free_table`]).
     table: Option<Instant>,
+    /// The game's opening stage, under way or played (`None`: a free opening, or a
+    /// position set or loaded since).
+    opening: Option<Opening>,
+    /// The person's seat in the stage: the first player when they play black.
+    seat: Player,
 }
 
 impl Session {
@@ -136,6 +143,8 @@ impl Session {
             state: placeholder_state(),
             touched: Instant::now(),
             table: None,
+            opening: None,
+            seat: Player::First,
         };
         if let Some(text) = moves {
             let list = parse_moves(text, size).map_err(ApiError::bad_request)?;
@@ -173,6 +182,108 @@ impl Session {
     /// The engine's strength, checked.
     pub fn checked(&self) -> &Checked {
         &self.checked
+    }
+
+    /// Begins the game's opening stage under `rule` (from the empty board). The person is
+    /// the first player when they play black.
+    pub fn start_opening(&mut self, rule: OpeningRule) -> Result<(), ApiError> {
+        if !self.moves.is_empty() {
+            return Err(ApiError::bad_request(
+                "an opening rule begins from the empty board: leave out the moves",
+            ));
+        }
+        let stage = Opening::new(rule, self.size, self.rule)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        self.seat = match self.human {
+            Human::Plays(Color::White) => Player::Second,
+            _ => Player::First,
+        };
+        self.opening = (!stage.is_over()).then_some(stage);
+        self.refresh();
+        Ok(())
+    }
+
+    /// The opening stage, while it is under way.
+    pub fn opening_under_way(&self) -> Option<&Opening> {
+        self.opening.as_ref().filter(|o| !o.is_over())
+    }
+
+    /// The person's seat in the opening stage; `None` when they play both sides.
+    fn seat(&self) -> Option<Player> {
+        (self.human != Human::Both).then_some(self.seat)
+    }
+
+    /// 409 while the opening stage is under way, saying what it waits for.
+    fn not_in_opening(&self) -> Result<(), ApiError> {
+        match self.opening_under_way() {
+            Some(stage) => Err(ApiError::conflict(format!(
+                "the opening stage is under way: the {} is to {}",
+                stage.to_act().unwrap_or(Player::First),
+                stage.expect()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The person's step in the opening stage: 409 when there is none under way, when it
+    /// is wuzi's step or the step does not fit the stage; 422 when the rules refuse it; the
+    /// game is unchanged then.
+    pub fn opening_step(&mut self, req: &OpeningStep) -> Result<(), ApiError> {
+        self.engine()?;
+        let seat = self.seat();
+        let stage = self
+            .opening_under_way()
+            .ok_or_else(|| ApiError::conflict("no opening stage is under way"))?;
+        let actor = stage.to_act().unwrap_or(Player::First);
+        if seat.is_some_and(|s| s != actor) {
+            return Err(ApiError::conflict(format!(
+                "it is wuzi's turn to {}",
+                stage.expect()
+            )));
+        }
+        let action = opening::action(req, stage, actor)?;
+        self.opening_apply(actor, action)
+    }
+
+    /// The engine's step in the opening stage, for whoever is to act (its decision from a
+    /// search). Returns the step in words.
+    pub fn engine_opening_step(&mut self, action: Action) -> Result<String, ApiError> {
+        let stage = self
+            .opening_under_way()
+            .ok_or_else(|| ApiError::conflict("no opening stage is under way"))?;
+        let actor = stage.to_act().unwrap_or(Player::First);
+        let who = match self.seat() {
+            Some(_) => "wuzi".to_string(),
+            None => actor.to_string(),
+        };
+        let text = opening::step_text(&who, &action, self.size);
+        self.opening_apply(actor, action)?;
+        Ok(text)
+    }
+
+    /// Applies `action` of `actor` to the stage and puts its stones on the board; once the
+    /// colours are settled the person plays the colour their seat ended with.
+    fn opening_apply(&mut self, actor: Player, action: Action) -> Result<(), ApiError> {
+        let size = self.size;
+        let stage = self
+            .opening
+            .as_mut()
+            .ok_or_else(|| ApiError::conflict("no opening stage is under way"))?;
+        stage
+            .apply(actor, action)
+            .map_err(|e| opening::refused(&e, size))?;
+        let stones = stage.stones().to_vec();
+        let over = stage.is_over();
+        let held = stage.colour_of(self.seat);
+        self.engine()?
+            .set_position(&stones)
+            .map_err(|e| move_error(e, size))?;
+        if over && self.human != Human::Both {
+            self.human = Human::Plays(held);
+        }
+        self.redo.clear();
+        self.refresh();
+        Ok(())
     }
 
     /// The engine, or 409 while a search has it.
@@ -253,6 +364,7 @@ impl Session {
 
     /// Plays a move (`h8` or `x,y`) for the side to move.
     pub fn play(&mut self, text: &str) -> Result<(), ApiError> {
+        self.not_in_opening()?;
         let size = self.size;
         let p = parse_any(text, size).map_err(ApiError::bad_request)?;
         if p.is_none() {
@@ -267,6 +379,7 @@ impl Session {
     /// Plays `p` (an engine's move, or a redo), keeping the redo list. A move that ends
     /// the game teaches the database (if the server has one).
     pub fn play_pos(&mut self, p: Pos) -> Result<(), ApiError> {
+        self.not_in_opening()?;
         let size = self.size;
         let engine = self.engine()?;
         let status = engine.play(p).map_err(|e| move_error(e, size))?;
@@ -290,12 +403,22 @@ impl Session {
 
     /// Takes back up to `count` moves (at least one must be there).
     pub fn undo(&mut self, count: usize) -> Result<(), ApiError> {
+        self.engine()?;
+        self.not_in_opening()?;
+        // The opening stage's stones stay: its steps cannot be taken back one by one.
+        let keep = self.opening.as_ref().map_or(0, |o| o.stones().len());
         let engine = self.engine()?;
-        if engine.board().moves().is_empty() {
+        let played = engine.board().moves().len();
+        if played == 0 {
             return Err(ApiError::conflict("nothing to undo"));
         }
+        if played <= keep {
+            return Err(ApiError::conflict(
+                "the opening stage's stones stay: start a new game for another opening",
+            ));
+        }
         let mut undone = Vec::new();
-        for _ in 0..count.max(1) {
+        for _ in 0..count.max(1).min(played - keep) {
             match engine.undo() {
                 Some(p) => undone.push(p),
                 None => break,
@@ -329,6 +452,7 @@ impl Session {
         self.engine()?
             .set_position(&moves)
             .map_err(|e| move_error(e, size))?;
+        self.opening = None;
         self.redo.clear();
         self.refresh();
         Ok(())
@@ -344,6 +468,11 @@ impl Session {
             Some(s) => Some(check(s).map_err(ApiError::bad_request)?),
             None => None,
         };
+        if human.is_some_and(|h| h != self.human) && self.opening_under_way().is_some() {
+            return Err(ApiError::conflict(
+                "the seats of an opening stage stay until it is over",
+            ));
+        }
         let engine = self.engine()?;
         if let Some(c) = &checked {
             engine.set_random_margin(c.vary);
@@ -375,6 +504,11 @@ impl Session {
             Human::Plays(Color::White) => (wuzi, you),
             Human::Both => (you.clone(), you),
         };
+        // The opening stage's stones are the record's opening; its steps, the comment.
+        if let Some(stage) = &self.opening {
+            rec.opening = stage.stones().len();
+            rec.comment = opening::story(stage, self.seat());
+        }
         rec.write(format).map_err(ApiError::unprocessable)
     }
 
@@ -404,6 +538,7 @@ impl Session {
             .map_err(|e| move_error(e, rec.size))?;
         self.size = rec.size;
         self.rule = rec.rule;
+        self.opening = None;
         self.redo.clear();
         if let Some(e) = fresh.engine.take() {
             self.give_back(e);
@@ -459,6 +594,10 @@ impl Session {
             thinking: false,
             human: self.human.name(),
             strength: self.strength.clone(),
+            opening: self
+                .opening
+                .as_ref()
+                .map(|o| opening::describe(o, self.seat())),
         }
     }
 }
@@ -516,5 +655,6 @@ fn placeholder_state() -> State {
         thinking: false,
         human: String::new(),
         strength: super::strength::default_strength(),
+        opening: None,
     }
 }

@@ -31,3 +31,4 @@ mod table_props;
 mod terminal;
 mod threats;
 mod web;
+mod web_opening;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use wuzi::web::{Options, Server};
 
 /// A server on a free port of 127.0.0.1.
-fn server(max_searches: usize, analysis_seconds: f64) -> Server {
+pub(crate) fn server(max_searches: usize, analysis_seconds: f64) -> Server {
     let options = Options {
         host: "127.0.0.1".into(),
         port: 0,
@@ -29,13 +29,13 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
-struct Api {
+pub(crate) struct Api {
     base: String,
     agent: ureq::Agent,
 }
 
 impl Api {
-    fn new(s: &Server) -> Api {
+    pub(crate) fn new(s: &Server) -> Api {
         Api {
             base: format!("http://{}", s.addr()),
             agent: agent(),
@@ -54,11 +54,11 @@ impl Api {
         (status, value)
     }
 
-    fn get(&self, path: &str) -> (u16, Value) {
+    pub(crate) fn get(&self, path: &str) -> (u16, Value) {
         Api::answer(self.agent.get(format!("{}{path}", self.base)).call())
     }
 
-    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+    pub(crate) fn post(&self, path: &str, body: Value) -> (u16, Value) {
         Api::answer(
             self.agent
                 .post(format!("{}{path}", self.base))
@@ -75,19 +75,19 @@ impl Api {
         )
     }
 
-    fn post_empty(&self, path: &str) -> (u16, Value) {
+    pub(crate) fn post_empty(&self, path: &str) -> (u16, Value) {
         Api::answer(self.agent.post(format!("{}{path}", self.base)).send_empty())
     }
 
     /// A new game; panics unless it is made.
-    fn create(&self, body: Value) -> Value {
+    pub(crate) fn create(&self, body: Value) -> Value {
         let (status, state) = self.post("/api/games", body);
         assert_eq!(status, 201, "{state}");
         state
     }
 
     /// Runs a search to its end: the events (name, data) in order, with their arrival times.
-    fn stream(&self, path: &str) -> (u16, Vec<(String, Value, Instant)>) {
+    pub(crate) fn stream(&self, path: &str) -> (u16, Vec<(String, Value, Instant)>) {
         let mut r = self
             .agent
             .post(format!("{}{path}", self.base))
@@ -113,17 +113,17 @@ impl Api {
 }
 
 /// A quick, reproducible strength: depth 2 within a node budget, no random pick.
-fn quick() -> Value {
+pub(crate) fn quick() -> Value {
     json!({ "level": "depth", "depth": 2, "time": 5.0, "vary": 0, "nodes": 20000 })
 }
 
-fn done(events: &[(String, Value, Instant)]) -> &Value {
+pub(crate) fn done(events: &[(String, Value, Instant)]) -> &Value {
     let last = events.last().expect("events");
     assert_eq!(last.0, "done", "{events:?}");
     &last.1
 }
 
-fn strings(v: &Value) -> Vec<String> {
+pub(crate) fn strings(v: &Value) -> Vec<String> {
     v.as_array()
         .expect("an array")
         .iter()
