@@ -16,6 +16,7 @@ const page = {
   nbest: null,          // the last N-best list (analysis)
   hint: null,           // a hinted point
   review: null,         // { controller, position, moves: Map number -> reviewed, shown }
+  marks: [],            // points marked for an opening step (an offer, swap2's two stones)
 };
 
 // ---------------------------------------------------------------- points
@@ -180,6 +181,119 @@ function drawBoard() {
 
   drawSearch(layer);
   drawReview(layer);
+  drawOpening(layer);
+}
+
+// The opening stage: the central square a stone must stand in, the offered fifth moves
+// (numbered rings), and the points marked for the person's next step.
+function drawOpening(layer) {
+  const g = page.game;
+  const o = g.opening;
+  if (!o || o.over) return;
+  const n = g.size;
+  if (o.square && o.square > 1) {
+    const c = (n - 1) / 2;
+    const h = (o.square - 1) / 2 + 0.5;
+    el('rect', {
+      class: 'square', x: at(c - h), y: at(c - h), width: 2 * h * CELL, height: 2 * h * CELL,
+    }, layer);
+  }
+  o.offers.forEach((p, i) => {
+    const [x, y] = toXY(p, n);
+    el('circle', { class: 'offer', cx: at(x), cy: at(y), r: CELL * 0.42, 'data-move': p }, layer);
+    el('text', { class: 'offernum', x: at(x), y: at(y) }, layer, String(i + 1));
+  });
+  for (const p of page.marks) {
+    const [x, y] = toXY(p, n);
+    el('circle', { class: 'mark', cx: at(x), cy: at(y), r: CELL * 0.35, 'data-move': p }, layer);
+  }
+}
+
+// The opening panel: the rule, what is asked of whom, the buttons the step takes, and the
+// steps so far.
+function showOpening(g) {
+  const o = g.opening;
+  const panel = $('opening-panel');
+  panel.hidden = !o;
+  if (!o) return;
+  $('opening-rule').textContent = `(${o.rule})`;
+  const ask = $('opening-ask');
+  ask.dataset.asks = o.asks;
+  ask.dataset.yours = String(o.yours);
+  ask.classList.toggle('yours', o.yours);
+  if (o.over) {
+    ask.textContent = `The opening stage is over: ${g.human === 'both' ? 'play on' : `you play ${g.human}`}.`;
+  } else if (o.yours) {
+    const who = o.you ? `You (the ${o.you})` : `The ${o.actor}`;
+    ask.textContent = `${who}: ${o.expect}.`;
+  } else {
+    ask.textContent = `wuzi (the ${o.actor}) is to ${o.expect}.`;
+  }
+  const mine = o.yours && !o.over;
+  const choose = mine && (o.asks === 'colour' || o.asks === 'fifth-or-offer');
+  const show = (id, on) => { $(id).hidden = !on; };
+  show('btn-swap', choose);
+  show('btn-stay', choose);
+  show('btn-take-black', mine && o.asks === 'swap2-choice');
+  show('btn-take-white', mine && o.asks === 'swap2-choice');
+  show('btn-add', mine && o.asks === 'swap2-choice');
+  show('btn-offer', mine && (o.asks === 'offer' || o.asks === 'fifth-or-offer'));
+  show('btn-clear-marks', mine && ['offer', 'fifth-or-offer', 'swap2-choice'].includes(o.asks));
+  show('declare-label', mine && o.asks === 'stone-and-declare');
+  if (o.max) $('declare-n').max = o.max;
+  const list = $('opening-steps');
+  list.textContent = '';
+  for (const text of o.steps) {
+    const item = document.createElement('li');
+    item.textContent = text;
+    list.appendChild(item);
+  }
+}
+
+// Is the game in its opening stage?
+function inOpening() {
+  const o = page.game && page.game.opening;
+  return !!o && !o.over;
+}
+
+// Sends the person's opening step; then the engine takes its steps, if any.
+async function openingStep(body) {
+  await stopSearch();
+  const state = await onGame('POST', '/opening', body);
+  page.marks = [];
+  show(state);
+  say('');
+  await afterChange();
+}
+
+// A click on the board during the opening stage: a stone, a mark for an offer or swap2's
+// two stones, or the pick of an offered fifth move.
+async function openingClick(point) {
+  const o = page.game.opening;
+  if (!o.yours) { say(`it is wuzi's step: it is to ${o.expect}`); return; }
+  switch (o.asks) {
+    case 'stone':
+      await openingStep({ action: 'place', points: [point] });
+      break;
+    case 'stone-and-declare':
+      await openingStep({ action: 'place', points: [point], count: Number($('declare-n').value) || 1 });
+      break;
+    case 'pick':
+      await openingStep({ action: 'pick', points: [point] });
+      break;
+    case 'offer':
+    case 'fifth-or-offer':
+    case 'swap2-choice': {
+      const i = page.marks.indexOf(point);
+      if (i >= 0) page.marks.splice(i, 1); else page.marks.push(point);
+      const want = o.asks === 'swap2-choice' ? 2 : o.count;
+      say(`marked ${page.marks.length} of ${want}: ${page.marks.join(' ')}`);
+      drawBoard();
+      break;
+    }
+    default:
+      say(`choose a colour: ${o.expect}`);
+  }
 }
 
 // A review's mistakes as red rings on their stones; the selected line's stops (green) and
@@ -288,8 +402,11 @@ function show(state) {
   // A search's line belongs to the position it searched.
   if (page.game && state.position !== page.game.position && !page.search) page.progress = null;
   page.game = state;
+  if (!inOpening()) page.marks = [];
   drawBoard();
   const g = state;
+  showOpening(g);
+  $('you').value = g.human;
   const result = $('result');
   if (g.status !== 'ongoing') {
     result.hidden = false;
@@ -300,7 +417,9 @@ function show(state) {
     result.hidden = true;
     result.textContent = '';
     const who = g.to_move === engineSide() && !$('analysis').checked ? ' (wuzi)' : '';
-    $('turn').textContent = `${g.to_move}${who} to move, move ${g.moves.length + 1}`;
+    $('turn').textContent = inOpening()
+      ? `opening (${g.opening.rule}): ${g.opening.yours ? 'your step' : "wuzi's step"}`
+      : `${g.to_move}${who} to move, move ${g.moves.length + 1}`;
   }
   if (page.search) $('turn').textContent += page.search.job === 'analyse' ? ' · analysing' : ' · thinking';
   $('position').value = g.position;
@@ -312,7 +431,9 @@ function show(state) {
     rule: g.rule, size: g.size, you: g.human, level: s.level, time: s.time, vary: s.vary,
   });
   if (s.depth) params.set('depth', s.depth);
-  if (g.position) params.set('moves', g.position);
+  // A game under an opening rule is linked as a new game under that rule.
+  if (g.opening) params.set('opening', g.opening.rule);
+  else if (g.position) params.set('moves', g.position);
   history.replaceState(null, '', `#${params}`);
 }
 
@@ -407,6 +528,8 @@ async function search(job) {
     if (job === 'hint' && done.best) {
       page.hint = done.best;
       say(`hint: ${done.best} (${done.score_text})`);
+    } else if (job === 'move' && done.played && done.step) {
+      say(done.step);
     } else if (job === 'move' && done.played) {
       say(`wuzi plays ${done.best} (depth ${done.depth}, ${done.score_text}, ${(done.elapsed_ms / 1000).toFixed(2)} s)`);
     }
@@ -482,6 +605,13 @@ async function review() {
 
 // After a change of position: the engine moves if it is its turn, or the analysis restarts.
 async function afterChange() {
+  // The opening stage: the engine takes its steps until the person's or the stage's end
+  // (when the person plays both sides, only when asked: Engine move).
+  while (inOpening() && !page.game.opening.yours && page.game.human !== 'both') {
+    const done = await search('move');
+    if (!done || !done.played) return;
+  }
+  if (inOpening()) return;
   const g = page.game;
   if ($('analysis').checked) {
     if (g.status === 'ongoing') search('analyse');
@@ -507,6 +637,11 @@ function onBoardClick(event) {
   act(async () => {
     const g = page.game;
     if (g.status !== 'ongoing') { say('the game is over: undo, or start a new game'); return; }
+    if (inOpening()) {
+      if (page.search) { say('wuzi is thinking: wait, or press Stop'); return; }
+      await openingClick(point);
+      return;
+    }
     const analysing = page.search && page.search.job === 'analyse';
     if (page.search && !analysing) { say('wuzi is thinking: wait, or press Stop'); return; }
     if (!$('analysis').checked && g.human !== 'both' && g.to_move !== g.human) {
@@ -531,13 +666,16 @@ async function newGame(moves) {
   };
   if (level === 'depth') strength.depth = Number($('depth-n').value) || 4;
   const old = page.game;
+  const opening = $('opening').value;
   const state = await api('POST', '/api/games', {
     size: Number($('size').value),
     rule: $('rule').value,
     human: $('you').value,
     strength,
     moves: moves || undefined,
+    opening: opening === 'free' ? undefined : opening,
   });
+  page.marks = [];
   if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
   page.nbest = null;
   page.hint = null;
@@ -615,6 +753,13 @@ function wire() {
     if ($('analysis').checked) afterChange();
   }));
   $('btn-stop').addEventListener('click', () => act(stopSearch));
+  $('btn-swap').addEventListener('click', () => act(() => openingStep({ action: 'swap' })));
+  $('btn-stay').addEventListener('click', () => act(() => openingStep({ action: 'stay' })));
+  $('btn-take-black').addEventListener('click', () => act(() => openingStep({ action: 'black' })));
+  $('btn-take-white').addEventListener('click', () => act(() => openingStep({ action: 'white' })));
+  $('btn-add').addEventListener('click', () => act(() => openingStep({ action: 'add', points: page.marks })));
+  $('btn-offer').addEventListener('click', () => act(() => openingStep({ action: 'offer', points: page.marks })));
+  $('btn-clear-marks').addEventListener('click', () => { page.marks = []; say(''); drawBoard(); });
   $('btn-review').addEventListener('click', () => act(review));
   $('numbers').addEventListener('change', () => drawBoard());
   $('analysis').addEventListener('change', () => act(async () => {
@@ -677,6 +822,7 @@ function fromUrl() {
   const set = (id, key) => { if (q.has(key)) $(id).value = q.get(key); };
   set('rule', 'rule');
   set('size', 'size');
+  set('opening', 'opening');
   set('you', 'you');
   set('level', 'level');
   set('depth-n', 'depth');

@@ -10,8 +10,9 @@ client stack (and its build time) to the test build for one test.
 Plays a game to its end (the person's stones along the top edge, the engine's answers
 until its five), checks the result banner and the highlighted five, undoes, runs the
 analysis view until it lists moves, checks a 20x20 renju board with its forbidden points,
-a pasted position and a link that reopens it, a game's review, and saves screenshots under
-target/web-screenshots/.
+a pasted position and a link that reopens it, a game's review, whole games under swap2 and
+Soosorv-8 with wuzi on either side (the opening stage through its buttons and the board,
+then play to the engine's five), and saves screenshots under target/web-screenshots/.
 
 Usage: tests/browser/board.py [path/to/wuzi]   (default: target/release/wuzi)
 """
@@ -21,6 +22,7 @@ import re
 import subprocess
 import sys
 import time
+from urllib.parse import quote
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -302,6 +304,140 @@ def two_tabs(page, url):
           "the first tab's game went on from its own position")
 
 
+def game(page):
+    """The page's copy of the server's state."""
+    return page.d.execute_script("return page.game")
+
+
+def settled(page):
+    """Waits until no search runs and the person is to act (or the game is over); returns
+    the state."""
+    script = ("return !page.search && !!page.game && (page.game.status !== 'ongoing' ||"
+              " (page.game.opening && !page.game.opening.over ? page.game.opening.yours"
+              " : page.game.to_move === page.game.human))")
+    page.wait.until(lambda d: d.execute_script(script))
+    return game(page)
+
+
+def free_points(g, count, within=None):
+    """`count` empty points nearest the centre (within the central square of side
+    `within`), each at its own distance from the centre: no symmetry of the board maps one
+    onto another, so they are never symmetric fifth moves."""
+    n = g["size"]
+    c = n // 2
+    taken = set(g["moves"])
+    cells = sorted(((x - c) ** 2 + (y - c) ** 2, x, y) for x in range(n) for y in range(n))
+    out, seen = [], set()
+    for d, x, y in cells:
+        name = chr(97 + x) + str(n - y)
+        if name in taken or d in seen:
+            continue
+        if within and max(abs(x - c), abs(y - c)) > within // 2:
+            continue
+        out.append(name)
+        seen.add(d)
+        if len(out) == count:
+            break
+    return out
+
+
+def opening_step(page, g, swap, add):
+    """The person's step at what the stage asks: a stone near the centre (2 fifth moves
+    declared with it), `swap` or stay at a choice of colour, swap2's two more stones if
+    `add`, fifth moves each at its own distance from the centre, the first offer picked."""
+    o = g["opening"]
+    asks = o["asks"]
+    check(page.d.find_element(By.ID, "opening-ask").get_attribute("data-asks") == asks,
+          f"the panel shows the step asked: {asks}")
+    if asks == "stone":
+        page.click_point(free_points(g, 1, o["square"])[0])
+    elif asks == "stone-and-declare":
+        field = page.d.find_element(By.ID, "declare-n")
+        field.clear()
+        field.send_keys("2")
+        page.click_point(free_points(g, 1, o["square"])[0])
+    elif asks == "colour":
+        page.click("btn-swap" if swap else "btn-stay")
+    elif asks == "swap2-choice":
+        if add:
+            for p in free_points(g, 2):
+                page.click_point(p)
+            page.click("btn-add")
+        else:
+            page.click("btn-take-white" if swap else "btn-take-black")
+    elif asks == "offer":
+        for p in free_points(g, o["count"]):
+            page.click_point(p)
+        marks = len(page.d.find_elements(By.CSS_SELECTOR, "circle.mark"))
+        check(marks == o["count"], f"{o['count']} points marked, not {marks}")
+        page.click("btn-offer")
+    elif asks == "pick":
+        drawn = [c.get_attribute("data-move") for c in page.d.find_elements(By.CSS_SELECTOR, "circle.offer")]
+        check(drawn == o["offers"], f"the offers are drawn: {drawn} against {o['offers']}")
+        page.shot("opening-offers.png")
+        page.click_point(o["offers"][0])
+    else:
+        raise AssertionError(f"asks {asks}")
+
+
+def play_opening_game(page, url, rule, opening, you, swap=False, add=False):
+    """A whole game under `opening`: the stage through the panel's buttons and the board
+    (wuzi's steps by itself), then the person's stones along the edges until the engine's
+    five."""
+    page.open(url, f"rule={rule}&size=15&you={you}&opening={quote(opening)}"
+                   "&level=depth&depth=2&time=0.2&vary=0")
+    page.wait.until(lambda d: d.find_element(By.ID, "opening-panel").is_displayed())
+    mine = wuzis = 0
+    seen = 0
+    while True:
+        g = settled(page)
+        o = g["opening"]
+        check(o is not None and o["rule"] == opening, f"the game's opening: {o}")
+        wuzis += sum(1 for t in o["steps"][seen:] if t.startswith("wuzi "))
+        seen = len(o["steps"])
+        if o["over"]:
+            break
+        if opening.startswith("soosorv") and you == "black" and not g["moves"]:
+            # A bad step is refused with the rule's reason; the stage goes on.
+            page.click_point("a1")
+            page.wait.until(lambda d: "not on the centre point" in page.text("message"))
+            check(page.stones() == 0, "the refused stone is not on the board")
+        opening_step(page, g, swap and mine == 0, add)
+        mine += 1
+        page.wait.until(lambda d: len(game(page)["opening"]["steps"]) > seen or page.text("message").startswith("4"))
+        check(len(game(page)["opening"]["steps"]) > seen, f"the step was taken: {page.text('message')}")
+        seen += 1
+        check(mine < 12, "the opening stage ends")
+    check(mine > 0 and wuzis > 0, f"both took steps: you {mine}, wuzi {wuzis}")
+    ask = page.text("opening-ask")
+    check("The opening stage is over" in ask, f"the panel says the stage is over: {ask!r}")
+    human = g["human"]
+    check(human in ("black", "white"), f"the person plays a colour after the stage: {human}")
+    edge = [f"{c}{r}" for r in (15, 13, 1, 3) for c in "acegikmo"]
+    played = 0
+    while True:
+        g = settled(page)
+        if g["status"] != "ongoing":
+            break
+        point = next(p for p in edge if p not in g["moves"])
+        page.click_point(point)
+        page.wait.until(lambda d: len(game(page)["moves"]) > len(g["moves"]))
+        played += 1
+        check(played < len(edge), "the game ends")
+    banner = page.d.find_element(By.ID, "result")
+    check(banner.is_displayed() and "wins" in banner.text, f"banner: {banner.text!r}")
+    print(f"{opening} with you {you}: the stage in {mine} steps of yours and {wuzis} of wuzi's,"
+          f" you played {human}; {banner.text}")
+    page.shot(f"opening-{opening.split()[0]}-{you}.png")
+
+
+def opening_games(page, url):
+    play_opening_game(page, url, "freestyle", "swap2", "black", swap=True)
+    play_opening_game(page, url, "freestyle", "swap2", "white", add=True)
+    play_opening_game(page, url, "renju", "soosorv 8", "black")
+    play_opening_game(page, url, "renju", "soosorv 8", "white", swap=True)
+
+
 def main():
     wuzi = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "wuzi")
     started = time.time()
@@ -316,6 +452,7 @@ def main():
         records(page, url)
         review(page, url)
         two_tabs(page, url)
+        opening_games(page, url)
         print(f"browser test passed in {time.time() - started:.1f} s")
         print("1 passed, 0 failed")
     except Exception:
