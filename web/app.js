@@ -673,7 +673,7 @@ async function newGame(moves) {
     human: $('you').value,
     strength,
     moves: moves || undefined,
-    opening: opening === 'free' ? undefined : opening,
+    opening: opening && opening !== 'free' ? opening : undefined,
   });
   page.marks = [];
   if (old) api('DELETE', `/api/games/${old.id}`).catch(() => {});
@@ -750,7 +750,8 @@ function wire() {
     if (page.search) await stopSearch();
     if (page.game.status !== 'ongoing') { say('the game is over'); return; }
     await search('move');
-    if ($('analysis').checked) afterChange();
+    // In an opening stage wuzi's own steps follow the one it took.
+    if ($('analysis').checked || inOpening()) afterChange();
   }));
   $('btn-stop').addEventListener('click', () => act(stopSearch));
   $('btn-swap').addEventListener('click', () => act(() => openingStep({ action: 'swap' })));
