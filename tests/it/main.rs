@@ -17,6 +17,7 @@ mod db_process;
 mod engine;
 mod golden;
 mod net;
+mod opengen_openings;
 mod patterns;
 mod probe;
 mod prompt;
