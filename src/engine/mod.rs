@@ -177,6 +177,9 @@ pub struct Engine {
     earlier: Vec<GameStatus>,
     /// Moves the search leaves out ([`Engine::set_excluded`]).
     excluded: Vec<Pos>,
+    /// The openings the engine placed in its opening stages, kept from game to game
+    /// ([`Engine::placed_openings`]).
+    placed: opening::placed::Placed,
     /// The position database, if one is open ([`Engine::set_db`]).
     #[cfg(feature = "db")]
     db: Option<Db>,
@@ -213,6 +216,7 @@ impl Engine {
             status: GameStatus::Ongoing,
             earlier: Vec::new(),
             excluded: Vec::new(),
+            placed: opening::placed::Placed::default(),
             #[cfg(feature = "db")]
             db: None,
             #[cfg(feature = "db")]
@@ -329,6 +333,16 @@ impl Engine {
     /// The moves searches leave out.
     pub fn excluded(&self) -> &[Pos] {
         &self.excluded
+    }
+    /// The openings the engine placed in its opening stages (each position after a stone it
+    /// placed, up to symmetry), kept across games so that a varying engine does not place
+    /// one symmetric to an earlier one while other balanced candidates remain.
+    pub fn placed_openings(&self) -> &opening::placed::Placed {
+        &self.placed
+    }
+    /// Forgets the openings placed: the next ones may repeat any of them.
+    pub fn forget_openings(&mut self) {
+        self.placed.clear();
     }
     /// Reseeds the engine's random choices.
     pub fn set_seed(&mut self, seed: u64) {

@@ -10,7 +10,7 @@ use super::rule::{OpeningRule, MAX_FIFTHS};
 use super::state::{colour, Opening};
 use crate::engine::balance::share;
 use crate::engine::Engine;
-use crate::search::{Limits, Outcome, RootScores};
+use crate::search::{mate_distance, Limits, Outcome, RootScores};
 use crate::types::{Color, Pos};
 use rand_xoshiro::rand_core::RngCore;
 use std::sync::atomic::Ordering;
@@ -20,6 +20,30 @@ use std::time::Duration;
 /// black's fifth moves.
 pub const FOURTHS_TRIED: usize = 3;
 
+/// White's 4th stones tried under Soosorv when the engine varies its play: more
+/// candidates, so that the 4th stones differ from game to game after the same opening.
+pub const FOURTHS_TRIED_VARYING: usize = 8;
+
+/// The window around even (centi-stones, for the side to move after a candidate) within
+/// which a candidate counts as balanced: a varying engine picks among those at random.
+/// About a quarter of the value of an open three (see
+/// [`crate::engine::MAX_RANDOM_MARGIN`]).
+pub const EVEN_WINDOW: i32 = 60;
+
+/// The most balanced candidates of one choice searched deeper before one is taken.
+pub const CHECKED: usize = 4;
+
+/// Node cap of each of those deeper searches.
+const CHECK_NODES: u64 = 200_000;
+
+/// Swap and swap2, when the engine varies its play: the 1st stone within this many points
+/// of the centre (the central 5x5 square).
+const SWAP_FIRST_REACH: usize = 2;
+/// ... the 2nd within this many points of the 1st.
+const SWAP_SECOND_REACH: usize = 2;
+/// ... the 3rd, balancing them, within this many points of the 1st.
+const SWAP_THIRD_REACH: usize = 3;
+
 /// Depth cap of the short searches that judge a candidate stone's balance (the opening
 /// stones are many candidates for one move's time).
 const PROBE_DEPTH: i32 = 4;
@@ -27,6 +51,10 @@ const PROBE_DEPTH: i32 = 4;
 const PROBE_NODES: u64 = 50_000;
 /// Time of one such search when the limits give no time.
 const PROBE_TIME: Duration = Duration::from_millis(100);
+
+/// A candidate of a balanced choice: what is chosen, the position it makes, and the score
+/// of the side to move there.
+type Candidate<T> = (T, Vec<Pos>, i32);
 
 /// What the engine does at a step of an opening stage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,8 +83,25 @@ impl Engine {
     /// `limits`; `None` once the stage is over. The engine must play the opening's board
     /// size and rule; its position is left somewhere in the opening (set it before playing
     /// on). `stopped` ends the trying of candidates early (a front end's stop): the best so
-    /// far is taken.
+    /// far is taken. Each position its stone (placed or picked) makes is recorded
+    /// ([`Engine::placed_openings`]).
     pub fn opening_decision(
+        &mut self,
+        opening: &Opening,
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Decision> {
+        let stones = opening.stones().to_vec();
+        let decision = self.decision(opening, limits, stopped)?;
+        if let Action::Place(p) | Action::PlaceAndDeclare(p, _) | Action::Pick(p) = decision.action
+        {
+            self.placed.insert(opening.size(), &with(&stones, &[p]));
+        }
+        Some(decision)
+    }
+
+    /// [`Engine::opening_decision`] before the stone it places is recorded.
+    fn decision(
         &mut self,
         opening: &Opening,
         limits: &Limits,
@@ -126,7 +171,11 @@ impl Engine {
     /// opponent chooses the colour next; under Taraguchi a balanced stone within the square;
     /// Yamaguchi's 4th (no swap after it) the best move. Returns the stone and the score of
     /// the opponent after it (after the whole canonical opening for its 2nd stone, whose
-    /// third stone the search judged with it; the opponent is then white too).
+    /// third stone the search judged with it; the opponent is then white too). When the
+    /// engine varies its play, swap's and swap2's first two stones are drawn at random
+    /// (the 1st within the central 5x5 square, the 2nd within two points of it) and every
+    /// balanced choice is one at random among the balanced candidates it has not placed
+    /// before ([`Engine::choose_balanced`]).
     fn opening_stone(
         &mut self,
         opening: &Opening,
@@ -138,17 +187,14 @@ impl Engine {
         let stones = opening.stones();
         let n = stones.len();
         let c = size / 2;
-        let empty = |p: &Pos| !stones.contains(p);
-        let near = |r: usize| -> Vec<Pos> {
-            (c.saturating_sub(r)..=(c + r).min(size - 1))
-                .flat_map(|y| {
-                    (c.saturating_sub(r)..=(c + r).min(size - 1)).map(move |x| Pos::new(x, y))
-                })
-                .filter(empty)
-                .collect()
-        };
+        let centre = Pos::new(c, c);
+        let near = |r: usize| around(size, centre, r, stones);
+        let varying = self.config.random_margin.is_some();
         match (opening.rule(), n) {
-            (_, 0) if opening.rule() != OpeningRule::SwapAfterFirst => (Pos::new(c, c), 0),
+            (OpeningRule::Swap | OpeningRule::Swap2, 0) if varying => {
+                (self.any_of(&near(SWAP_FIRST_REACH)), 0)
+            }
+            (_, 0) if opening.rule() != OpeningRule::SwapAfterFirst => (centre, 0),
             (OpeningRule::SwapAfterFirst, _) => {
                 // One stone the opponent chooses a colour after: of the points of one
                 // eighth of the board (every point up to symmetry), the one nearest even.
@@ -158,28 +204,23 @@ impl Engine {
                 self.balanced_among(stones, &octant, limits, stopped)
             }
             (OpeningRule::Swap | OpeningRule::Swap2, 1) => {
-                if self.config.random_margin.is_some() {
-                    // Varying: any point of the central 5x5 square around the first stone,
-                    // the third stone balancing it within the 7x7 square.
-                    let ring = near(2);
-                    (ring[(self.rng.next_u64() % ring.len() as u64) as usize], 0)
+                if varying {
+                    // The third stone balances it within the 7x7 square around the first.
+                    let ring = around(size, stones[0], SWAP_SECOND_REACH, stones);
+                    (self.any_of(&ring), 0)
                 } else {
                     (Pos::new((c + 1).min(size - 1), c.saturating_sub(1)), 0)
                 }
             }
             (OpeningRule::Swap | OpeningRule::Swap2, _) => {
-                let reach = if self.config.random_margin.is_some() {
-                    3
+                let within = if varying {
+                    around(size, stones[0], SWAP_THIRD_REACH, stones)
                 } else {
-                    2
+                    near(2)
                 };
-                self.balanced_among(stones, &near(reach), limits, stopped)
+                self.balanced_among(stones, &within, limits, stopped)
             }
-            (OpeningRule::Yamaguchi, 3) => {
-                self.set_position(stones).ok();
-                let out = self.searched(limits);
-                (out.best, -out.score)
-            }
+            (OpeningRule::Yamaguchi, 3) => self.varied_best(stones, limits),
             (OpeningRule::Soosorv { .. } | OpeningRule::Yamaguchi, 1) => {
                 // The second stone of the most balanced canonical opening.
                 let openings: Vec<Vec<Pos>> = Canonical::ALL
@@ -201,6 +242,50 @@ impl Engine {
         }
     }
 
+    /// One of `points` at random (`Pos::NONE` when there is none).
+    fn any_of(&mut self, points: &[Pos]) -> Pos {
+        if points.is_empty() {
+            return Pos::NONE;
+        }
+        points[(self.rng.next_u64() % points.len() as u64) as usize]
+    }
+
+    /// The best move after `stones` with the opponent's score after it; when the engine
+    /// varies its play, one at random among the moves within its random margin of the best
+    /// that it has not placed before (up to symmetry), else among all within the margin.
+    fn varied_best(&mut self, stones: &[Pos], limits: &Limits) -> (Pos, i32) {
+        self.set_position(stones).ok();
+        let Some(margin) = self.config.random_margin else {
+            let out = self.searched(limits);
+            return (out.best, -out.score);
+        };
+        let scored = self.scored_root(limits, &mut |_| {});
+        let Some(best) = scored.iter().map(|&(_, s)| s).max() else {
+            return (Pos::NONE, 0);
+        };
+        if mate_distance(best).is_some() {
+            let &(p, s) = scored
+                .iter()
+                .find(|&&(_, s)| s == best)
+                .unwrap_or(&scored[0]);
+            return (p, -s);
+        }
+        let near: Vec<(Pos, i32)> = scored
+            .iter()
+            .copied()
+            .filter(|&(_, s)| s >= best - margin)
+            .collect();
+        let size = self.board().size();
+        let fresh: Vec<(Pos, i32)> = near
+            .iter()
+            .copied()
+            .filter(|&(p, _)| !self.placed.contains(size, &with(stones, &[p])))
+            .collect();
+        let pool = if fresh.is_empty() { near } else { fresh };
+        let (p, s) = pool[(self.rng.next_u64() % pool.len() as u64) as usize];
+        (p, -s)
+    }
+
     /// The limits of one of `count` short searches that judge candidates.
     fn probe(limits: &Limits, count: usize) -> Limits {
         let time = limits
@@ -212,6 +297,18 @@ impl Engine {
             nodes: Some(limits.nodes.unwrap_or(PROBE_NODES).min(PROBE_NODES)),
             soft_time: Some(time / 2),
             hard_time: Some(time),
+        }
+    }
+
+    /// The limits of one of the deeper searches that check the balanced candidates of a
+    /// choice: a share of the choice's limits, without the probes' depth cap.
+    fn check(limits: &Limits) -> Limits {
+        let part = share(limits, 2 * CHECKED as u32);
+        Limits {
+            depth: limits.depth,
+            nodes: Some(limits.nodes.unwrap_or(CHECK_NODES).min(CHECK_NODES)),
+            soft_time: part.soft_time.or(part.hard_time.map(|t| t / 2)),
+            hard_time: part.hard_time.or(Some(PROBE_TIME * 4)),
         }
     }
 
@@ -238,39 +335,91 @@ impl Engine {
         limits: &Limits,
         stopped: &dyn Fn() -> bool,
     ) -> (usize, i32) {
-        let probe = Engine::probe(limits, groups.len());
-        let mut scored: Vec<(usize, i32)> = Vec::new();
+        let probe = Engine::probe(&share(limits, 2), groups.len());
+        let mut scored: Vec<(usize, Vec<Pos>, i32)> = Vec::new();
         for (i, group) in groups.iter().enumerate() {
             if stopped() && !scored.is_empty() {
                 break;
             }
-            let with: Vec<Pos> = stones.iter().chain(group).copied().collect();
-            if self.set_position(&with).is_err() {
+            let after = with(stones, group);
+            if self.set_position(&after).is_err() {
                 continue;
             }
-            scored.push((i, self.searched(&probe).score));
+            let score = self.searched(&probe).score;
+            scored.push((i, after, score));
         }
-        self.nearest_even(&scored).unwrap_or((0, 0))
+        self.choose_balanced(scored, Some(limits), stopped)
+            .unwrap_or((0, 0))
     }
 
-    /// Of `scored` (candidates with the score of the side to move after each), the one
-    /// nearest even; when the engine varies its play ([`crate::engine::Config::random_margin`]),
-    /// one at random among those within the margin of the nearest, so that its openings
-    /// differ from game to game.
-    fn nearest_even<T: Copy>(&mut self, scored: &[(T, i32)]) -> Option<(T, i32)> {
-        let best = scored.iter().map(|&(_, s)| s.abs()).min()?;
-        let margin = self.config.random_margin.unwrap_or(0);
-        let near: Vec<(T, i32)> = scored
-            .iter()
-            .copied()
-            .filter(|&(_, s)| s.abs() <= best + margin)
-            .collect();
-        let k = if margin > 0 {
-            (self.rng.next_u64() % near.len() as u64) as usize
+    /// Of `scored` (candidates, the position each makes, and the score of the side to move
+    /// there by a short search), the one the engine places, with its score. Without
+    /// variety: the nearest even. When the engine varies its play
+    /// ([`crate::engine::Config::random_margin`]): the balanced candidates are those within
+    /// [`EVEN_WINDOW`] of even that it has not placed before (up to symmetry), else those
+    /// within the window, else the nearest even of those not placed before; they are
+    /// tried in random order. Either way up to [`CHECKED`] of them are searched deeper, and
+    /// the first that stays within the window there is taken (else the nearest even by the
+    /// deeper searches), so that the short search's misjudgements are caught.
+    fn choose_balanced<T: Copy>(
+        &mut self,
+        scored: Vec<Candidate<T>>,
+        deeper: Option<&Limits>,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<(T, i32)> {
+        let size = self.board().size();
+        let mut pool: Vec<Candidate<T>> = if self.config.random_margin.is_some() {
+            let fresh = |c: &Candidate<T>| !self.placed.contains(size, &c.1);
+            let balanced = |c: &Candidate<T>| c.2.abs() <= EVEN_WINDOW;
+            let pick = |keep: &dyn Fn(&Candidate<T>) -> bool| -> Vec<Candidate<T>> {
+                scored.iter().filter(|c| keep(c)).cloned().collect()
+            };
+            let mut pool = pick(&|c| fresh(c) && balanced(c));
+            if pool.is_empty() {
+                pool = pick(&balanced);
+            }
+            if pool.is_empty() {
+                pool = pick(&fresh);
+                if pool.is_empty() {
+                    pool = scored.clone();
+                }
+                pool.sort_by_key(|c| c.2.abs());
+            }
+            if pool.first().is_some_and(|c| c.2.abs() <= EVEN_WINDOW) {
+                // Random order: a Fisher-Yates shuffle by the engine's generator.
+                for i in (1..pool.len()).rev() {
+                    let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
+                    pool.swap(i, j);
+                }
+            }
+            pool
         } else {
-            0
+            let mut all = scored;
+            all.sort_by_key(|c| c.2.abs());
+            all
         };
-        near.get(k).copied()
+        let Some(limits) = deeper else {
+            return pool.first().map(|c| (c.0, c.2));
+        };
+        pool.truncate(CHECKED);
+        let check = Engine::check(limits);
+        let mut best: Option<(T, i32)> = None;
+        for (t, after, _) in pool.iter() {
+            if stopped() && best.is_some() {
+                break;
+            }
+            if self.set_position(after).is_err() {
+                continue;
+            }
+            let s = self.searched(&check).score;
+            if best.is_none_or(|(_, b)| s.abs() < b.abs()) {
+                best = Some((*t, s));
+            }
+            if s.abs() <= EVEN_WINDOW {
+                break;
+            }
+        }
+        best.or_else(|| pool.first().map(|c| (c.0, c.2)))
     }
 
     /// A search of the position for its score and move, without the random pick among
@@ -282,15 +431,19 @@ impl Engine {
     }
 
     /// Among the root moves of one search that lie in `within`, the one whose score (for
-    /// the side placing it) is nearest even; the first empty point of `within` when the
-    /// search names none there.
+    /// the side placing it) is nearest even, chosen as [`Engine::choose_balanced`] does;
+    /// the first empty point of `within` when the search names none there. Returns it and
+    /// the opponent's score after it.
     fn balanced_in_root(&mut self, stones: &[Pos], within: &[Pos], limits: &Limits) -> (Pos, i32) {
         self.set_position(stones).ok();
-        let mut scored = self.scored_root(limits, &mut |_| {});
+        let mut scored = self.scored_root(&share(limits, 2), &mut |_| {});
         scored.retain(|(p, _)| within.contains(p));
         scored.sort_by_key(|&(p, s)| (s.abs(), p.0));
-        self.nearest_even(&scored)
-            .map(|(p, s)| (p, -s))
+        let candidates: Vec<(Pos, Vec<Pos>, i32)> = scored
+            .into_iter()
+            .map(|(p, s)| (p, with(stones, &[p]), -s))
+            .collect();
+        self.choose_balanced(candidates, Some(limits), &|| false)
             .unwrap_or((within.first().copied().unwrap_or(Pos::NONE), 0))
     }
 
@@ -361,8 +514,10 @@ impl Engine {
         list
     }
 
-    /// White's pick among `offers`: the fifth move worst for black. Returns it and black's
-    /// score after it.
+    /// White's pick among `offers`: the fifth move worst for black; when the engine varies
+    /// its play, one at random among those within its random margin of the worst, those
+    /// that make a position it has not placed before first. Returns it and black's score
+    /// after it.
     fn pick(&mut self, stones: &[Pos], offers: &[Pos], limits: &Limits) -> (Pos, i32) {
         let share = share(limits, 2);
         self.set_position(stones).ok();
@@ -378,16 +533,36 @@ impl Engine {
             .filter(|(p, _)| offers.contains(p))
             .collect();
         for p in missing {
-            let mut with = stones.to_vec();
-            with.push(p);
-            if self.set_position(&with).is_ok() {
+            if self.set_position(&with(stones, &[p])).is_ok() {
                 let out = self.searched(&probe);
                 all.push((p, -out.score));
             }
         }
-        all.into_iter()
-            .min_by_key(|&(p, s)| (s, p.0))
-            .unwrap_or((offers.first().copied().unwrap_or(Pos::NONE), 0))
+        all.sort_by_key(|&(p, s)| (s, p.0));
+        let Some(&(worst, least)) = all.first() else {
+            return (offers.first().copied().unwrap_or(Pos::NONE), 0);
+        };
+        let Some(margin) = self.config.random_margin else {
+            return (worst, least);
+        };
+        if mate_distance(least).is_some() {
+            return (worst, least);
+        }
+        // Varying: one at random among the offers within the margin of the worst for
+        // black, those not placed before first.
+        let size = self.board().size();
+        let near: Vec<(Pos, i32)> = all
+            .iter()
+            .copied()
+            .filter(|&(_, s)| s <= least + margin)
+            .collect();
+        let fresh: Vec<(Pos, i32)> = near
+            .iter()
+            .copied()
+            .filter(|&(p, _)| !self.placed.contains(size, &with(stones, &[p])))
+            .collect();
+        let pool = if fresh.is_empty() { near } else { fresh };
+        pool[(self.rng.next_u64() % pool.len() as u64) as usize]
     }
 
     /// The number of fifth moves (1 to `max`) after which black, offering its best and
@@ -413,9 +588,10 @@ impl Engine {
         nearest_even(&fifths, max)
     }
 
-    /// Soosorv's 4th stone and number: of white's best few 4th stones, the one and the
-    /// number after which black stands nearest even (black may swap next). Returns the
-    /// stone, the number and black's score.
+    /// Soosorv's 4th stone and number: of white's best few 4th stones ([`FOURTHS_TRIED`],
+    /// [`FOURTHS_TRIED_VARYING`] when the engine varies its play), the one and the number
+    /// after which black stands nearest even (black may swap next), chosen as
+    /// [`Engine::choose_balanced`] does. Returns the stone, the number and black's score.
     fn fourth_and_declare(
         &mut self,
         stones: &[Pos],
@@ -423,33 +599,60 @@ impl Engine {
         limits: &Limits,
         stopped: &dyn Fn() -> bool,
     ) -> (Pos, u8, i32) {
-        let share = share(limits, FOURTHS_TRIED as u32 + 1);
+        let tried = if self.config.random_margin.is_some() {
+            FOURTHS_TRIED_VARYING
+        } else {
+            FOURTHS_TRIED
+        };
+        let share = share(limits, tried as u32 + 2);
         self.set_position(stones).ok();
         let mut fourths = self.scored_root(&share, &mut |_| {});
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
-        let mut best: Option<(Pos, u8, i32)> = None;
-        for &(fourth, _) in fourths.iter().take(FOURTHS_TRIED) {
-            if stopped() && best.is_some() {
+        if self.config.random_margin.is_some() {
+            // The 4th stones not placed before after these stones first, best first.
+            let size = self.board().size();
+            fourths.sort_by_key(|&(p, _)| self.placed.contains(size, &with(stones, &[p])));
+        }
+        let mut scored: Vec<((Pos, u8), Vec<Pos>, i32)> = Vec::new();
+        for &(fourth, _) in fourths.iter().take(tried) {
+            if stopped() && !scored.is_empty() {
                 break;
             }
-            let mut with = stones.to_vec();
-            with.push(fourth);
-            let fifths = self.fifths(&with, &share);
+            let after = with(stones, &[fourth]);
+            let fifths = self.fifths(&after, &share);
             let (k, v) = nearest_even(&fifths, max);
-            if best.is_none_or(|(_, _, b)| v.abs() < b.abs()) {
-                best = Some((fourth, k, v));
+            scored.push(((fourth, k), after, v));
+        }
+        // No deeper checks: a search of the position after the 4th judges black's free
+        // choice of the 5th, not the offers.
+        match self.choose_balanced(scored, None, stopped) {
+            Some(((fourth, k), v)) => (fourth, k, v),
+            None => {
+                let free = self
+                    .board()
+                    .cells()
+                    .iter()
+                    .copied()
+                    .find(|p| !stones.contains(p));
+                (free.unwrap_or(Pos::NONE), max.min(MAX_FIFTHS), 0)
             }
         }
-        best.unwrap_or_else(|| {
-            let free = self
-                .board()
-                .cells()
-                .iter()
-                .copied()
-                .find(|p| !stones.contains(p));
-            (free.unwrap_or(Pos::NONE), max.min(MAX_FIFTHS), 0)
-        })
     }
+}
+
+/// `stones` followed by `more`.
+fn with(stones: &[Pos], more: &[Pos]) -> Vec<Pos> {
+    stones.iter().chain(more).copied().collect()
+}
+
+/// The empty points (not in `stones`) at most `r` points from `centre` along both axes, on
+/// a board of side `size`.
+fn around(size: usize, centre: Pos, r: usize, stones: &[Pos]) -> Vec<Pos> {
+    let span = |v: usize| v.saturating_sub(r)..=(v + r).min(size - 1);
+    span(centre.y())
+        .flat_map(|y| span(centre.x()).map(move |x| Pos::new(x, y)))
+        .filter(|p| !stones.contains(p))
+        .collect()
 }
 
 /// Black's score when it offers the first `count` of `fifths` (best first) and white takes
@@ -472,6 +675,7 @@ fn nearest_even(fifths: &[(Pos, i32)], max: u8) -> (u8, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::opening::placed::key;
     use crate::engine::opening::{OpeningRule, Player};
     use crate::notation::parse_h8;
     use crate::types::Rule;
@@ -543,6 +747,84 @@ mod tests {
         assert!(varied.iter().any(|&p| p != varied[0]), "{varied:?}");
         let fixed: Vec<Pos> = (1..=3).map(|seed| third(seed, None)).collect();
         assert!(fixed.iter().all(|&p| p == fixed[0]), "{fixed:?}");
+    }
+
+    #[test]
+    fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
+        let (a, b, c) = (
+            vec![at("h8"), at("h9"), at("i9")],
+            vec![at("h8"), at("h9"), at("j9")],
+            vec![at("h8"), at("h9"), at("h10")],
+        );
+        let scored = vec![(0, a.clone(), 10), (1, b.clone(), -40), (2, c, 500)];
+        let mut e = Engine::new(15, Rule::Renju).unwrap();
+        // Without variety: the nearest even, placed before or not.
+        e.placed.insert(15, &a);
+        assert_eq!(
+            e.choose_balanced(scored.clone(), None, &|| false),
+            Some((0, 10))
+        );
+        // Varying: the balanced candidate not placed before (a's mirror image counts as a).
+        e.set_random_margin(Some(30));
+        e.forget_openings();
+        e.placed.insert(15, &[at("h8"), at("h9"), at("g9")]);
+        for seed in 1..=8 {
+            e.set_seed(seed);
+            assert_eq!(
+                e.choose_balanced(scored.clone(), None, &|| false),
+                Some((1, -40))
+            );
+        }
+        // Both balanced ones placed: either again, never the unbalanced one.
+        e.placed.insert(15, &b);
+        let picks: Vec<usize> = (1..=16)
+            .map(|seed| {
+                e.set_seed(seed);
+                e.choose_balanced(scored.clone(), None, &|| false)
+                    .unwrap()
+                    .0
+            })
+            .collect();
+        assert!(picks.contains(&0) && picks.contains(&1), "{picks:?}");
+        assert!(!picks.contains(&2));
+    }
+
+    #[test]
+    fn a_varying_engine_places_no_opening_twice_under_any_rule() {
+        // One engine plays each rule's whole stage on both sides a few times in a row, as
+        // from game to game; no two final positions are symmetric to each other.
+        let fastest = Limits {
+            depth: Some(1),
+            nodes: Some(500),
+            ..Limits::default()
+        };
+        for rule in [
+            "swap",
+            "swap2",
+            "swap-after-first",
+            "soosorv 8",
+            "taraguchi 10",
+            "yamaguchi",
+        ] {
+            let mut e = Engine::new(15, Rule::Renju).unwrap();
+            e.set_hash_mb(1);
+            e.set_solver_table_mb(1);
+            e.set_random_margin(Some(60));
+            e.set_seed(7);
+            let mut finals: Vec<Vec<u32>> = Vec::new();
+            for _ in 0..3 {
+                e.new_game(15, Rule::Renju).unwrap();
+                let mut o = Opening::new(rule.parse().unwrap(), 15, Rule::Renju).unwrap();
+                while let Some(who) = o.to_act() {
+                    let d = e.opening_decision(&o, &fastest, &|| false).unwrap();
+                    o.apply(who, d.action).unwrap();
+                }
+                let k = key(15, o.stones());
+                assert!(!finals.contains(&k), "{rule}: {:?} again", o.stones());
+                finals.push(k);
+            }
+            assert!(e.placed_openings().len() >= 3, "{rule}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! - [`canonical`]: RIF's 26 canonical openings.
 //! - [`square`]: the central squares of RIF's rules.
 //! - [`offers`]: symmetric fifth moves.
+//! - [`placed`]: the openings an engine placed, up to symmetry.
 //! - [`error`]: why an action is refused.
 
 pub mod action;
@@ -14,6 +15,7 @@ pub mod canonical;
 pub mod decide;
 pub mod error;
 pub mod offers;
+pub mod placed;
 pub mod rule;
 pub mod square;
 pub mod state;
