@@ -17,12 +17,20 @@ struct League {
     confirm: &'static str,
 }
 
-const LEAGUES: [League; 1] = [League {
-    size: 15,
-    rule: Rule::Renju,
-    tune: "openings/renju15_rapfi_opengen_tune.offset.txt",
-    confirm: "openings/renju15_rapfi_opengen_confirm.offset.txt",
-}];
+const LEAGUES: [League; 2] = [
+    League {
+        size: 15,
+        rule: Rule::Renju,
+        tune: "openings/renju15_rapfi_opengen_tune.offset.txt",
+        confirm: "openings/renju15_rapfi_opengen_confirm.offset.txt",
+    },
+    League {
+        size: 15,
+        rule: Rule::Standard,
+        tune: "openings/standard15_rapfi_opengen_tune.offset.txt",
+        confirm: "openings/standard15_rapfi_opengen_confirm.offset.txt",
+    },
+];
 
 /// The fewest openings a set of one league holds (each half of a few hundred).
 const MIN_OPENINGS: usize = 100;
