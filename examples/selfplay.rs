@@ -8,10 +8,15 @@
 //! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`; default the
 //! 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
 //! 0.05 decides; N_OPENINGS is then the most it plays), `SIZE=N` (the board size of the
-//! openings, default 15; each row gives its rule). Needs the feature `tuning`:
+//! openings, default 15; each row gives its rule), `CLOCK=MATCH_MS/TURN_MS` (a game clock
+//! for each side, as a manager's `timeout_match` and `timeout_turn`, instead of a time a
+//! move: each move's limits come from the brain's time manager with the time left, a side
+//! whose clock runs out loses, and the time each side spent per move is reported). Needs
+//! the feature `tuning`:
 //! `cargo run --release --features tuning --example selfplay -- ...`.
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wuzi::engine::{Config, Engine, GameStatus, Level};
+use wuzi::search::timeman::TimeControl;
 use wuzi::suite::{load_suite, SuiteRow};
 use wuzi::{Color, Limits};
 
@@ -62,41 +67,159 @@ fn engine(size: usize, row: &SuiteRow, config: &Config) -> Result<Engine, String
     Ok(e)
 }
 
-/// Points of A (1, 0.5 or 0) in one game from `row`, and the game's length in moves.
+/// Under a game clock, the time report goes to stderr after this many pairs of games too.
+const CLOCK_REPORT_PAIRS: u32 = 10;
+
+/// A game clock for each side (`CLOCK=MATCH_MS/TURN_MS`), in milliseconds.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    match_ms: i64,
+    turn_ms: i64,
+}
+
+/// The time the sides (A, B) spent under a game clock.
+#[derive(Debug, Default)]
+struct ClockLog {
+    /// Per side, by the side's own move number (from 0): the milliseconds spent, summed
+    /// over the games, and the number of games that had that move.
+    by_move: [Vec<(i64, u32)>; 2],
+    /// Per side: the milliseconds spent in all games together.
+    total_ms: [i64; 2],
+    /// Games played under the clock.
+    games: u32,
+    /// Per side: games lost on time (the game clock run out, or a move over the turn time).
+    flagged: [u32; 2],
+}
+
+impl ClockLog {
+    fn record(&mut self, side: usize, own_move: usize, ms: i64) {
+        let v = &mut self.by_move[side];
+        if v.len() <= own_move {
+            v.resize(own_move + 1, (0, 0));
+        }
+        v[own_move].0 += ms;
+        v[own_move].1 += 1;
+        self.total_ms[side] += ms;
+    }
+
+    /// The report: each side's mean share of the game clock spent, losses on time, and the
+    /// mean time a move by move number (in groups of five moves).
+    fn report(&self, clock: Clock) -> String {
+        let games = self.games.max(1) as f64;
+        let mut out = format!(
+            "clock {}/{} ms: mean spent a game A {:.1} s ({:.0}%), B {:.1} s ({:.0}%); \
+             lost on time A {}, B {}\nmean ms a move by own move number (A / B):",
+            clock.match_ms,
+            clock.turn_ms,
+            self.total_ms[0] as f64 / games / 1000.0,
+            100.0 * self.total_ms[0] as f64 / games / clock.match_ms as f64,
+            self.total_ms[1] as f64 / games / 1000.0,
+            100.0 * self.total_ms[1] as f64 / games / clock.match_ms as f64,
+            self.flagged[0],
+            self.flagged[1],
+        );
+        let n = self.by_move[0].len().max(self.by_move[1].len());
+        for from in (0..n).step_by(5) {
+            let mean = |side: usize| {
+                let rows = self.by_move[side].iter().skip(from).take(5);
+                let (ms, k) = rows.fold((0i64, 0u32), |(a, b), &(m, c)| (a + m, b + c));
+                if k == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{} ({k})", ms / i64::from(k))
+                }
+            };
+            out += &format!(
+                "\n  {:>3}-{:<3} {} / {}",
+                from + 1,
+                from + 5,
+                mean(0),
+                mean(1)
+            );
+        }
+        out
+    }
+}
+
+/// Points of A (1, 0.5 or 0) in one game from `row`, and the game's length in moves. Under
+/// a game `clock` each move's limits come from the time manager and the log gets its time.
 fn play(
     size: usize,
     row: &SuiteRow,
     a_is_black: bool,
     configs: [&Config; 2],
     lim: [&Limits; 2],
+    clock: Option<(Clock, &mut ClockLog)>,
 ) -> (f64, usize) {
     // `main` made both engines on every opening before the match.
-    let mut a = engine(size, row, configs[0]).expect("checked before the match");
-    let mut b = engine(size, row, configs[1]).expect("checked before the match");
-    let status = loop {
-        let to_move = a.board().to_move();
-        let a_turn = (to_move == Color::Black) == a_is_black;
-        let (e, lim) = if a_turn {
-            (&mut a, lim[0])
-        } else {
-            (&mut b, lim[1])
-        };
-        let o = e.think(Level::Full, lim, &mut |_| {});
-        if o.best.is_none() {
-            break GameStatus::Draw;
-        }
-        // A searched move is legal on both boards, which hold the same stones.
-        let s1 = a.play(o.best).expect("a searched move is legal");
-        b.play(o.best).expect("a searched move is legal");
-        if s1 != GameStatus::Ongoing {
-            break s1;
-        }
-    };
+    let mut engines = [
+        engine(size, row, configs[0]).expect("checked before the match"),
+        engine(size, row, configs[1]).expect("checked before the match"),
+    ];
     let a_color = if a_is_black {
         Color::Black
     } else {
         Color::White
     };
+    let (clock, mut log) = match clock {
+        Some((c, log)) => (Some(c), Some(log)),
+        None => (None, None),
+    };
+    let mut left = clock.map_or([0; 2], |c| [c.match_ms; 2]);
+    let mut own_moves = [0usize; 2];
+    let status = loop {
+        let i = usize::from(engines[0].board().to_move() != a_color);
+        let limits = match clock {
+            Some(c) => Limits {
+                nodes: lim[i].nodes,
+                ..TimeControl {
+                    turn_ms: Some(c.turn_ms),
+                    match_ms: Some(c.match_ms),
+                    left_ms: Some(left[i]),
+                }
+                .limits(
+                    engines[i].board().stone_count(),
+                    size * size,
+                    &configs[i].params,
+                )
+            },
+            None => lim[i].clone(),
+        };
+        let started = Instant::now();
+        let o = engines[i].think(Level::Full, &limits, &mut |_| {});
+        let ms = started.elapsed().as_millis() as i64;
+        if let (Some(c), Some(log)) = (clock, log.as_deref_mut()) {
+            log.record(i, own_moves[i], ms);
+            own_moves[i] += 1;
+            left[i] -= ms;
+            if left[i] < 0 || ms > c.turn_ms {
+                log.flagged[i] += 1;
+                eprintln!(
+                    "{} {} lost on time at its move {}: {ms} ms spent (hard limit {:?}), \
+                     {} ms left",
+                    row.id,
+                    ["A", "B"][i],
+                    own_moves[i],
+                    limits.hard_time,
+                    left[i]
+                );
+                let loser = engines[i].board().to_move();
+                break GameStatus::Five { winner: !loser };
+            }
+        }
+        if o.best.is_none() {
+            break GameStatus::Draw;
+        }
+        // A searched move is legal on both boards, which hold the same stones.
+        let s1 = engines[0].play(o.best).expect("a searched move is legal");
+        engines[1].play(o.best).expect("a searched move is legal");
+        if s1 != GameStatus::Ongoing {
+            break s1;
+        }
+    };
+    if let Some(log) = log {
+        log.games += 1;
+    }
     let pts = match status {
         GameStatus::Five { winner } | GameStatus::Forbidden { winner } => {
             if winner == a_color {
@@ -107,7 +230,7 @@ fn play(
         }
         _ => 0.5,
     };
-    (pts, a.board().ply())
+    (pts, engines[0].board().ply())
 }
 
 /// The expected score of an Elo difference.
@@ -168,10 +291,11 @@ struct Settings {
     rows: Vec<SuiteRow>,
     size: usize,
     sprt: Option<(f64, f64)>,
+    clock: Option<Clock>,
 }
 
 const USAGE: &str = "usage: selfplay MS_PER_MOVE|nNODES [N_OPENINGS] [A-flags] -- [B-flags] \
-                     (environment: OPENINGS=FILE SPRT=ELO0,ELO1 SIZE=N)";
+                     (environment: OPENINGS=FILE SPRT=ELO0,ELO1 SIZE=N CLOCK=MATCH_MS/TURN_MS)";
 
 fn settings() -> Result<Settings, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -204,6 +328,18 @@ fn settings() -> Result<Settings, String> {
         }
         Err(_) => None,
     };
+    let clock = match std::env::var("CLOCK") {
+        Ok(s) => {
+            let parsed = s.split_once('/').and_then(|(m, t)| {
+                Some(Clock {
+                    match_ms: m.trim().parse().ok().filter(|&m: &i64| m > 0)?,
+                    turn_ms: t.trim().parse().ok().filter(|&t: &i64| t > 0)?,
+                })
+            });
+            Some(parsed.ok_or_else(|| format!("CLOCK={s}: expected MATCH_MS/TURN_MS"))?)
+        }
+        Err(_) => None,
+    };
     Ok(Settings {
         ms,
         nodes,
@@ -214,6 +350,7 @@ fn settings() -> Result<Settings, String> {
         rows,
         size,
         sprt,
+        clock,
     })
 }
 
@@ -244,6 +381,7 @@ fn main() {
         (Err(e), _) | (_, Err(e)) => fail(e),
     };
     let (mut wdl, mut pairs) = ([0u32; 3], [0u32; 5]);
+    let mut clock_log = ClockLog::default();
     for row in set.rows.iter().take(set.n) {
         let mut pair = 0.0;
         for a_is_black in [true, false] {
@@ -253,6 +391,7 @@ fn main() {
                 a_is_black,
                 [&configs[0], &configs[1]],
                 [&lim_a, &lim_b],
+                set.clock.map(|c| (c, &mut clock_log)),
             );
             wdl[if pts == 1.0 {
                 0
@@ -272,6 +411,10 @@ fn main() {
             );
         }
         pairs[(pair * 2.0) as usize] += 1;
+        let played = pairs.iter().sum::<u32>();
+        if let (Some(c), true) = (set.clock, played % CLOCK_REPORT_PAIRS == 0) {
+            eprintln!("{}", clock_log.report(c));
+        }
         if let Some((e0, e1)) = sprt {
             let l = llr(&pairs, e0, e1);
             eprintln!("  pairs {pairs:?}  LLR {l:.2} ({lower:.2}, {upper:.2})");
@@ -300,4 +443,7 @@ fn main() {
         wdl[1],
         100.0 * score
     );
+    if let Some(c) = set.clock {
+        println!("{}", clock_log.report(c));
+    }
 }

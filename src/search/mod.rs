@@ -8,7 +8,8 @@ pub mod params;
 mod picker;
 mod root;
 pub mod solver;
-internal!(threads, timeman, tt);
+pub mod timeman;
+internal!(threads, tt);
 
 use crate::board::Board;
 use crate::eval::evaluate;
@@ -49,15 +50,15 @@ pub struct Limits {
 
 impl Limits {
     /// The limits a Gomocup brain takes for a move when the manager gives `turn_ms` a move
-    /// and no game clock (the time manager's `TimeControl::limits`), on a board of `cells`
-    /// cells holding `stones` stones: what "`turn_ms` a move" means for a front end that
-    /// runs the engine on positions (a suite, an analysis) as a tournament would.
-    pub fn for_turn(turn_ms: u64, stones: usize, cells: usize) -> Limits {
+    /// and no game clock (the time manager's `TimeControl::limits`): what "`turn_ms` a
+    /// move" means for a front end that runs the engine on positions (a suite, an
+    /// analysis) as a tournament would.
+    pub fn for_turn(turn_ms: u64) -> Limits {
         timeman::TimeControl {
             turn_ms: Some(turn_ms.min(i64::MAX as u64) as i64),
             ..timeman::TimeControl::default()
         }
-        .limits(stones, cells)
+        .limits(0, 0, &Params::default())
     }
 }
 

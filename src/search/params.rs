@@ -164,6 +164,17 @@ parameters! {
     /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were tuned
     /// against. Measured: docs/experiments.md, nets.
     NET_SCALE, net_scale: i32 = crate::eval::net::SCORE_PER_LOGIT;
+    /// The soft limit (no new iteration after it) in percent of the hard limit when a share
+    /// of the game clock sets the hard limit, so that a move spends about one share on
+    /// average ([`MOVE_MAX_SHARES`]).
+    SOFT_SHARE_PERCENT, soft_share_percent: i64 = 40;
+    /// Our moves the game clock is planned for, counted from the game's start: the time
+    /// left is shared among this many less the moves already made, so that the clock is
+    /// spent evenly over a game of about this length rather than kept back.
+    CLOCK_HORIZON_MOVES, clock_horizon_moves: i64 = 30;
+    /// The fewest of our moves the time left is shared among, however long the game: past
+    /// the horizon each move takes about this fraction of what is left.
+    CLOCK_MIN_MOVES_TO_GO, clock_min_moves_to_go: i64 = 20;
 }
 
 /// [`RFP_MARGIN`] with the classical evaluation, whose scores run about 3.6 times the net's
@@ -260,12 +271,6 @@ pub const TIME_MARGIN_MAX_MS: i64 = 400;
 /// budget sets the hard limit: an iteration the hard limit cuts short still counts if it
 /// found a better root move. Measured: docs/experiments.md, time and threads.
 pub const SOFT_TURN_PERCENT: i64 = 80;
-/// The soft limit in percent of the hard limit when a share of the game clock sets it, so
-/// that a move spends about one share on average ([`MOVE_MAX_SHARES`]).
-pub const SOFT_SHARE_PERCENT: i64 = 40;
-/// Fewest and most of our moves the game clock is planned for: half the empty cells, within
-/// these (most games end well before the board fills).
-pub const MOVES_TO_GO: (i64, i64) = (10, 40);
 /// Shares of the game clock (the time left over the moves to go) a move may take at most.
 pub const MOVE_MAX_SHARES: i64 = 3;
 /// A move never takes more than the time left over this, whatever its shares.

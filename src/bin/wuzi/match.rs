@@ -103,13 +103,13 @@ enum Budget {
 }
 
 impl Budget {
-    fn limits(self, stones: usize, cells: usize) -> Limits {
+    fn limits(self) -> Limits {
         match self {
             Budget::Nodes(n) => Limits {
                 nodes: Some(n),
                 ..Limits::default()
             },
-            Budget::Ms(ms) => Limits::for_turn(ms, stones, cells),
+            Budget::Ms(ms) => Limits::for_turn(ms),
         }
     }
 }
@@ -248,13 +248,10 @@ fn game(
     a_color: Color,
 ) -> Result<GameResult, String> {
     let mut engines = [engine(size, row, &sides[0])?, engine(size, row, &sides[1])?];
-    let cells = size * size;
     let status = loop {
         let to_move = engines[0].board().to_move();
         let i = usize::from(to_move != a_color);
-        let limits = sides[i]
-            .budget
-            .limits(engines[i].board().moves().len(), cells);
+        let limits = sides[i].budget.limits();
         let best = engines[i].think(Level::Full, &limits, &mut |_| {}).best;
         if best.is_none() {
             // No move left to search: the board is full for this side.

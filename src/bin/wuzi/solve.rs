@@ -283,10 +283,7 @@ fn run_engine_suite(path: &Path, o: &Args, config: &Config) -> Result<(), String
             continue;
         }
         // --ms: what the brain takes for a move at `timeout_turn` of that many milliseconds.
-        let lim = budget.clone().unwrap_or_else(|| {
-            let b = e.board();
-            Limits::for_turn(o.ms, b.stone_count(), b.size() * b.size())
-        });
+        let lim = budget.clone().unwrap_or_else(|| Limits::for_turn(o.ms));
         let mut first_win = None;
         let t = Instant::now();
         let out = e.think(Level::Full, &lim, &mut |info| {

@@ -397,7 +397,11 @@ impl Session {
     /// Search limits for the next move from the clock, `max_depth`, `max_node` and caps.
     fn limits(&self) -> Limits {
         let b = self.engine.board();
-        let mut l = self.tc.limits(b.stone_count(), b.size() * b.size());
+        let mut l = self.tc.limits(
+            b.stone_count(),
+            b.size() * b.size(),
+            &self.engine.config().params,
+        );
         l.depth = match (self.max_depth, self.opts.depth_cap) {
             (Some(d), Some(c)) => Some(d.min(c)),
             (d, c) => d.or(c),
