@@ -22,13 +22,18 @@ pub const FOURTHS_TRIED: usize = 3;
 
 /// White's 4th stones tried under Soosorv when the engine varies its play: more
 /// candidates, so that the 4th stones differ from game to game after the same opening.
-pub const FOURTHS_TRIED_VARYING: usize = 8;
+pub const FOURTHS_TRIED_VARYING: usize = 6;
 
 /// The window around even (centi-stones, for the side to move after a candidate) within
 /// which a candidate counts as balanced: a varying engine picks among those at random.
 /// About a quarter of the value of an open three (see
 /// [`crate::engine::MAX_RANDOM_MARGIN`]).
 pub const EVEN_WINDOW: i32 = 60;
+
+/// The wider window (centi-stones, as [`EVEN_WINDOW`]): when every candidate within
+/// [`EVEN_WINDOW`] makes an opening the engine placed before, a new one within this window
+/// is taken (nearest even first) before an old one is placed again.
+pub const VARIETY_WINDOW: i32 = 150;
 
 /// The most balanced candidates of one choice searched deeper before one is taken.
 pub const CHECKED: usize = 4;
@@ -356,9 +361,10 @@ impl Engine {
     /// there by a short search), the one the engine places, with its score. Without
     /// variety: the nearest even. When the engine varies its play
     /// ([`crate::engine::Config::random_margin`]): the balanced candidates are those within
-    /// [`EVEN_WINDOW`] of even that it has not placed before (up to symmetry), else those
-    /// within the window, else the nearest even of those not placed before; they are
-    /// tried in random order. Either way up to [`CHECKED`] of them are searched deeper, and
+    /// [`EVEN_WINDOW`] of even that it has not placed before (up to symmetry), in random
+    /// order; else those within [`VARIETY_WINDOW`] not placed before, else those within
+    /// [`EVEN_WINDOW`] placed before (in random order), else the nearest even of those not
+    /// placed before, nearest first. Either way up to [`CHECKED`] of them are searched deeper, and
     /// the first that stays within the window there is taken (else the nearest even by the
     /// deeper searches), so that the short search's misjudgements are caught.
     fn choose_balanced<T: Copy>(
@@ -376,6 +382,11 @@ impl Engine {
             };
             let mut pool = pick(&|c| fresh(c) && balanced(c));
             if pool.is_empty() {
+                // Nearest even first among the new ones within the wider window.
+                pool = pick(&|c| fresh(c) && c.2.abs() <= VARIETY_WINDOW);
+                pool.sort_by_key(|c| c.2.abs());
+            }
+            if pool.is_empty() {
                 pool = pick(&balanced);
             }
             if pool.is_empty() {
@@ -385,7 +396,7 @@ impl Engine {
                 }
                 pool.sort_by_key(|c| c.2.abs());
             }
-            if pool.first().is_some_and(|c| c.2.abs() <= EVEN_WINDOW) {
+            if pool.last().is_some_and(|c| c.2.abs() <= EVEN_WINDOW) {
                 // Random order: a Fisher-Yates shuffle by the engine's generator.
                 for i in (1..pool.len()).rev() {
                     let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
@@ -604,15 +615,15 @@ impl Engine {
         } else {
             FOURTHS_TRIED
         };
-        let share = share(limits, tried as u32 + 2);
+        // The time is shared among the searches; a node budget caps each one, as it caps
+        // each probe, so that trying more 4th stones makes none of them shallower.
+        let share = Limits {
+            nodes: limits.nodes,
+            ..share(limits, tried as u32 + 2)
+        };
         self.set_position(stones).ok();
         let mut fourths = self.scored_root(&share, &mut |_| {});
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
-        if self.config.random_margin.is_some() {
-            // The 4th stones not placed before after these stones first, best first.
-            let size = self.board().size();
-            fourths.sort_by_key(|&(p, _)| self.placed.contains(size, &with(stones, &[p])));
-        }
         let mut scored: Vec<((Pos, u8), Vec<Pos>, i32)> = Vec::new();
         for &(fourth, _) in fourths.iter().take(tried) {
             if stopped() && !scored.is_empty() {
