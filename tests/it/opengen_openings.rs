@@ -17,7 +17,7 @@ struct League {
     confirm: &'static str,
 }
 
-const LEAGUES: [League; 2] = [
+const LEAGUES: [League; 3] = [
     League {
         size: 15,
         rule: Rule::Renju,
@@ -29,6 +29,12 @@ const LEAGUES: [League; 2] = [
         rule: Rule::Standard,
         tune: "openings/standard15_rapfi_opengen_tune.offset.txt",
         confirm: "openings/standard15_rapfi_opengen_confirm.offset.txt",
+    },
+    League {
+        size: 20,
+        rule: Rule::Freestyle,
+        tune: "openings/freestyle20_rapfi_opengen_tune.offset.txt",
+        confirm: "openings/freestyle20_rapfi_opengen_confirm.offset.txt",
     },
 ];
 
