@@ -1,0 +1,194 @@
+//! The opening decisions' tests: each rule played on both sides, the choice of colour,
+//! the offers and picks, and the variety of the openings placed.
+
+use super::*;
+use crate::engine::opening::placed::key;
+use crate::engine::opening::{OpeningRule, Player};
+use crate::notation::parse_h8;
+use crate::types::Rule;
+
+fn at(s: &str) -> Pos {
+    parse_h8(s, 15).unwrap()
+}
+
+fn quick() -> Limits {
+    Limits {
+        depth: Some(2),
+        nodes: Some(1_000),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn white_takes_the_worst_of_the_offers() {
+    let (a, b, c) = (Pos::new(1, 1), Pos::new(2, 2), Pos::new(3, 3));
+    let fifths = [(a, 300), (b, 40), (c, -90)];
+    assert_eq!(worst_of_best(&fifths, 1), 300);
+    assert_eq!(worst_of_best(&fifths, 2), 40);
+    assert_eq!(worst_of_best(&fifths, 5), -90);
+    assert_eq!(nearest_even(&fifths, 8), (2, 40));
+    assert_eq!(nearest_even(&fifths, 1), (1, 300));
+    assert_eq!(worst_of_best(&[], 3), 0);
+}
+
+#[test]
+fn the_engine_plays_every_rule_on_both_sides_to_normal_play() {
+    // Each rule with the stones its stage may end with.
+    for (rule, ends) in [
+        ("swap", &[3][..]),
+        ("swap2", &[3, 5]),
+        ("swap-after-first", &[1]),
+        ("soosorv 8", &[5]),
+        ("taraguchi 10", &[5]),
+        ("yamaguchi", &[5]),
+    ] {
+        let mut o = Opening::new(rule.parse().unwrap(), 15, Rule::Renju).unwrap();
+        let mut e = Engine::new(15, Rule::Renju).unwrap();
+        let mut steps = 0;
+        while let Some(who) = o.to_act() {
+            let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+            o.apply(who, d.action.clone())
+                .unwrap_or_else(|err| panic!("{rule}: {:?} refused: {err}", d.action));
+            steps += 1;
+            assert!(steps < 20, "{rule} does not end");
+        }
+        assert!(ends.contains(&o.stones().len()), "{rule}: {:?}", o.stones());
+        assert!(e.opening_decision(&o, &quick(), &|| false).is_none());
+    }
+}
+
+#[test]
+fn a_varying_engine_places_different_openings() {
+    let third = |seed: u64, margin: Option<i32>| {
+        let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+        e.set_seed(seed);
+        e.set_random_margin(margin);
+        let mut o = Opening::new(OpeningRule::Swap2, 15, Rule::Freestyle).unwrap();
+        while o.stones().len() < 3 {
+            let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+            o.apply(Player::First, d.action).unwrap();
+        }
+        o.stones()[2]
+    };
+    let varied: Vec<Pos> = (1..=6).map(|seed| third(seed, Some(300))).collect();
+    assert!(varied.iter().any(|&p| p != varied[0]), "{varied:?}");
+    let fixed: Vec<Pos> = (1..=3).map(|seed| third(seed, None)).collect();
+    assert!(fixed.iter().all(|&p| p == fixed[0]), "{fixed:?}");
+}
+
+#[test]
+fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
+    let (a, b, c) = (
+        vec![at("h8"), at("h9"), at("i9")],
+        vec![at("h8"), at("h9"), at("j9")],
+        vec![at("h8"), at("h9"), at("h10")],
+    );
+    let scored = vec![(0, a.clone(), 10), (1, b.clone(), -40), (2, c, 500)];
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    // Without variety: the nearest even, placed before or not.
+    e.placed.insert(15, &a);
+    assert_eq!(
+        e.choose_balanced(scored.clone(), None, &|| false),
+        Some((0, 10))
+    );
+    // Varying: the balanced candidate not placed before (a's mirror image counts as a).
+    e.set_random_margin(Some(30));
+    e.forget_openings();
+    e.placed.insert(15, &[at("h8"), at("h9"), at("g9")]);
+    for seed in 1..=8 {
+        e.set_seed(seed);
+        assert_eq!(
+            e.choose_balanced(scored.clone(), None, &|| false),
+            Some((1, -40))
+        );
+    }
+    // Both balanced ones placed: either again, never the unbalanced one.
+    e.placed.insert(15, &b);
+    let picks: Vec<usize> = (1..=16)
+        .map(|seed| {
+            e.set_seed(seed);
+            e.choose_balanced(scored.clone(), None, &|| false)
+                .unwrap()
+                .0
+        })
+        .collect();
+    assert!(picks.contains(&0) && picks.contains(&1), "{picks:?}");
+    assert!(!picks.contains(&2));
+}
+
+#[test]
+fn a_varying_engine_places_no_opening_twice_under_any_rule() {
+    // One engine plays each rule's whole stage on both sides a few times in a row, as
+    // from game to game; no two final positions are symmetric to each other.
+    let fastest = Limits {
+        depth: Some(1),
+        nodes: Some(500),
+        ..Limits::default()
+    };
+    for rule in [
+        "swap",
+        "swap2",
+        "swap-after-first",
+        "soosorv 8",
+        "taraguchi 10",
+        "yamaguchi",
+    ] {
+        let mut e = Engine::new(15, Rule::Renju).unwrap();
+        e.set_hash_mb(1);
+        e.set_solver_table_mb(1);
+        e.set_random_margin(Some(60));
+        e.set_seed(7);
+        let mut finals: Vec<Vec<u32>> = Vec::new();
+        for _ in 0..3 {
+            e.new_game(15, Rule::Renju).unwrap();
+            let mut o = Opening::new(rule.parse().unwrap(), 15, Rule::Renju).unwrap();
+            while let Some(who) = o.to_act() {
+                let d = e.opening_decision(&o, &fastest, &|| false).unwrap();
+                o.apply(who, d.action).unwrap();
+            }
+            let k = key(15, o.stones());
+            assert!(!finals.contains(&k), "{rule}: {:?} again", o.stones());
+            finals.push(k);
+        }
+        assert!(e.placed_openings().len() >= 3, "{rule}");
+    }
+}
+
+#[test]
+fn white_picks_the_offer_worse_for_black() {
+    // I3 Kosei (h8 i9 j8) with white's 4th far off: i8 makes black's three h8 i8 j8,
+    // o15 is a stone in the corner.
+    let mut o = Opening::new(OpeningRule::Yamaguchi, 15, Rule::Renju).unwrap();
+    o.apply(Player::First, Action::Place(at("h8"))).unwrap();
+    o.apply(Player::First, Action::Place(at("i9"))).unwrap();
+    o.apply(Player::First, Action::PlaceAndDeclare(at("j8"), 2))
+        .unwrap();
+    o.apply(Player::Second, Action::Choose(Color::White))
+        .unwrap();
+    o.apply(Player::Second, Action::Place(at("a1"))).unwrap();
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    // Black offers neither the corner nor a far point.
+    let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+    let Action::Offer(list) = d.action else {
+        panic!("an offer, not {:?}", d.action)
+    };
+    assert!(list.iter().all(|p| p.dist(at("h8")) <= 3), "{list:?}");
+    o.apply(Player::First, Action::Offer(vec![at("i8"), at("o15")]))
+        .unwrap();
+    let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+    assert_eq!(d.action, Action::Pick(at("o15")));
+}
+
+#[test]
+fn the_engine_takes_the_colour_that_stands_better() {
+    // Swap: black h8 i8 against a white stone in the corner; the engine (second
+    // player) takes black.
+    let mut o = Opening::new(OpeningRule::Swap, 15, Rule::Renju).unwrap();
+    for p in ["h8", "a1", "i8"] {
+        o.apply(Player::First, Action::Place(at(p))).unwrap();
+    }
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+    assert_eq!(d.action, Action::Choose(Color::Black));
+    assert!(d.score > 0);
+}
