@@ -160,6 +160,10 @@ parameters! {
     /// target over this; a move left unchecked is looked at again if an iteration chooses
     /// it. Measured: docs/experiments.md, the root.
     ROOT_DEFENCE_TIME_DIV, root_defence_time_div: u32 = 32;
+    /// [`ROOT_DEFENCE_TIME_DIV`] under renju: renju black's forbidden points leave it
+    /// fewer defences, so white's threats at the root need the longer look.
+    /// Measured: docs/experiments.md, the root.
+    ROOT_DEFENCE_TIME_DIV_RENJU, root_defence_time_div_renju: u32 = 8;
     /// Engine score units per unit of the learned evaluation's value logit (the trainer's
     /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were tuned
     /// against. Measured: docs/experiments.md, nets.

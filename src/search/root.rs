@@ -191,7 +191,13 @@ impl Searcher<'_> {
         threat_nodes: u64,
         move_nodes: u64,
     ) {
-        let deadline = self.share_deadline(self.shared.params.root_defence_time_div());
+        let params = &self.shared.params;
+        let div = if self.board.rule().has_forbidden() {
+            params.root_defence_time_div_renju()
+        } else {
+            params.root_defence_time_div()
+        };
+        let deadline = self.share_deadline(div);
         let threat_lim = self.defence_limits(vct, self.solve_nodes(threat_nodes), deadline);
         self.board.make_pass();
         let threat = self.solve(vct, &threat_lim);
