@@ -117,7 +117,7 @@ impl Prompt {
             )?;
             return Ok(Some(()));
         }
-        let text = self.action_text(&action, "You");
+        let text = action.sentence("You", self.size());
         say!(io, "{text}")?;
         self.opening_goes_on(io)?;
         Ok(Some(()))
@@ -151,29 +151,9 @@ impl Prompt {
         );
         for (who, action) in stage.history() {
             text.push(' ');
-            text += &self.action_text(action, &who.to_string());
+            text += &action.sentence(&who.to_string(), self.size());
         }
         text
-    }
-
-    /// "You place h8." / "wuzi offers g8 j10."
-    fn action_text(&self, action: &Action, who: &str) -> String {
-        let n = self.size();
-        let h8 = |p: &Pos| format_h8(*p, n);
-        let s = if who == "You" { "" } else { "s" };
-        match action {
-            Action::Place(p) => format!("{who} place{s} {}.", h8(p)),
-            Action::PlaceAndDeclare(p, k) => {
-                format!("{who} place{s} {} and declare{s} {k} fifth moves.", h8(p))
-            }
-            Action::Choose(c) => format!("{who} choose{s} {c}."),
-            Action::AddTwo(w, b) => format!("{who} add{s} white {} and black {}.", h8(w), h8(b)),
-            Action::Offer(list) => {
-                let list: Vec<String> = list.iter().map(h8).collect();
-                format!("{who} offer{s} {}.", list.join(" "))
-            }
-            Action::Pick(p) => format!("{who} pick{s} {}.", h8(p)),
-        }
     }
 
     /// After a step: the engine's steps while it is to act, then either what the player is
@@ -216,7 +196,7 @@ impl Prompt {
             let engine_seat = !self.seat;
             let decision = self.engine.opening_decision(&stage, &limits, &|| false);
             let applied = decision.and_then(|d| {
-                let text = self.action_text(&d.action, "wuzi");
+                let text = d.action.sentence("wuzi", self.size());
                 let stage = self.opening.as_mut()?;
                 stage.apply(engine_seat, d.action).ok().map(|_| text)
             });

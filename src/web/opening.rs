@@ -96,25 +96,6 @@ fn h8_text(text: &str, size: usize) -> String {
         .join(" ")
 }
 
-/// A step in words: "wuzi places h8 and declares 3 fifth moves.", "you choose white."
-pub fn step_text(who: &str, action: &Action, size: usize) -> String {
-    let h8 = |p: &Pos| format_h8(*p, size);
-    let s = if who == "you" { "" } else { "s" };
-    match action {
-        Action::Place(p) => format!("{who} place{s} {}.", h8(p)),
-        Action::PlaceAndDeclare(p, k) => {
-            format!("{who} place{s} {} and declare{s} {k} fifth moves.", h8(p))
-        }
-        Action::Choose(c) => format!("{who} choose{s} {c}."),
-        Action::AddTwo(w, b) => format!("{who} add{s} white {} and black {}.", h8(w), h8(b)),
-        Action::Offer(list) => {
-            let list: Vec<String> = list.iter().map(h8).collect();
-            format!("{who} offer{s} {}.", list.join(" "))
-        }
-        Action::Pick(p) => format!("{who} pick{s} {}.", h8(p)),
-    }
-}
-
 /// How the stage went, for a game record's comment: "Opening rule soosorv 8 (you: the
 /// first player, wuzi: the second player). wuzi places h8. ..."
 pub fn story(stage: &Opening, seat: Option<Player>) -> String {
@@ -128,7 +109,7 @@ pub fn story(stage: &Opening, seat: Option<Player>) -> String {
     };
     for (who, action) in stage.history() {
         text.push(' ');
-        text += &step_text(&name(*who, seat), action, stage.size());
+        text += &action.sentence(&name(*who, seat), stage.size());
     }
     text
 }
@@ -167,7 +148,7 @@ pub fn describe(stage: &Opening, seat: Option<Player>) -> OpeningState {
         steps: stage
             .history()
             .iter()
-            .map(|(who, a)| step_text(&name(*who, seat), a, size))
+            .map(|(who, a)| a.sentence(&name(*who, seat), size))
             .collect(),
     }
 }

@@ -256,7 +256,7 @@ impl Session {
             Some(_) => "wuzi".to_string(),
             None => actor.to_string(),
         };
-        let text = opening::step_text(&who, &action, self.size);
+        let text = action.sentence(&who, self.size);
         self.opening_apply(actor, action)?;
         Ok(text)
     }

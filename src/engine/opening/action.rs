@@ -1,5 +1,6 @@
 //! The players, what they may do in an opening stage, and what the stage waits for.
 
+use crate::notation::format_h8;
 use crate::types::{Color, Pos};
 use std::fmt;
 use std::ops::Not;
@@ -50,6 +51,33 @@ pub enum Action {
     Offer(Vec<Pos>),
     /// Take this one of the offered fifth moves (the white player).
     Pick(Pos),
+}
+
+impl Action {
+    /// The step in words on a board of `size`, with `who` as its subject ("you", in either
+    /// case, takes the verb without an s): "wuzi places h8 and declares 3 fifth moves.",
+    /// "You choose white."
+    pub fn sentence(&self, who: &str, size: usize) -> String {
+        let h8 = |p: &Pos| format_h8(*p, size);
+        let s = if who.eq_ignore_ascii_case("you") {
+            ""
+        } else {
+            "s"
+        };
+        match self {
+            Action::Place(p) => format!("{who} place{s} {}.", h8(p)),
+            Action::PlaceAndDeclare(p, k) => {
+                format!("{who} place{s} {} and declare{s} {k} fifth moves.", h8(p))
+            }
+            Action::Choose(c) => format!("{who} choose{s} {c}."),
+            Action::AddTwo(w, b) => format!("{who} add{s} white {} and black {}.", h8(w), h8(b)),
+            Action::Offer(list) => {
+                let list: Vec<String> = list.iter().map(h8).collect();
+                format!("{who} offer{s} {}.", list.join(" "))
+            }
+            Action::Pick(p) => format!("{who} pick{s} {}.", h8(p)),
+        }
+    }
 }
 
 /// What an opening stage waits for, from whom [`Opening::to_act`](super::Opening::to_act)

@@ -96,11 +96,11 @@ impl Engine {
         limits: &Limits,
         stopped: &dyn Fn() -> bool,
     ) -> Option<Decision> {
-        let stones = opening.stones().to_vec();
         let decision = self.decision(opening, limits, stopped)?;
         if let Action::Place(p) | Action::PlaceAndDeclare(p, _) | Action::Pick(p) = decision.action
         {
-            self.placed.insert(opening.size(), &with(&stones, &[p]));
+            self.placed
+                .insert(opening.size(), &with(opening.stones(), &[p]));
         }
         Some(decision)
     }
