@@ -106,7 +106,7 @@ impl Board {
     /// Record `k`'s point (none for a pass) and the cells that move changed, as
     /// [`Board::last_changed`] lists them for the last one. A lazy incremental evaluation
     /// reads the records it has not yet caught up with.
-    pub fn changed_by(&self, k: usize) -> (Pos, impl Iterator<Item = Pos> + '_) {
+    pub fn changed_by(&self, k: usize) -> (Pos, impl ExactSizeIterator<Item = Pos> + '_) {
         let from = self.undo[k].changed_from as usize;
         let to = self
             .undo

@@ -12,6 +12,12 @@ type Inputs = [u8; 4];
 /// A cell's unclipped sum of its key vectors.
 type Sum = [i16; FEATURES];
 
+/// A cell's sums with each side to move, in one block of two cache lines (a change of the
+/// cell's key touches both).
+#[derive(Clone, Copy, PartialEq)]
+#[repr(C, align(64))]
+struct CellSums([Sum; 2]);
+
 /// A cell's place and inputs before an [`Accumulator::sync`] changed them, for its undo.
 #[derive(Clone)]
 struct Saved {
@@ -89,10 +95,10 @@ const _: () = assert!(MAX_SIZE * MAX_SIZE * QUANT as usize <= i16::MAX as usize)
 /// from its rows to the board sum.
 #[derive(Clone)]
 pub struct Accumulator {
-    /// Per side to move, per cell: the unclipped sum of its vectors (zero for a stone).
-    sums_of_cells: [Vec<Sum>; 2],
-    /// Per side to move, per cell: its four keys.
-    inputs: [Vec<Inputs>; 2],
+    /// Per cell, per side to move: the unclipped sum of its vectors (zero for a stone).
+    sums_of_cells: Vec<CellSums>,
+    /// Per cell, per side to move: its four keys.
+    inputs: Vec<[Inputs; 2]>,
     /// Per side to move: the sum of its cells' clipped vectors.
     sums: [Sum; 2],
     kernel: Kernel,
@@ -131,8 +137,8 @@ impl Accumulator {
         // a small `max_memory` counts every kilobyte).
         let cells = (board.size() * STRIDE).min(CELLS);
         let mut acc = Accumulator {
-            sums_of_cells: [vec![[0; FEATURES]; cells], vec![[0; FEATURES]; cells]],
-            inputs: [vec![stone; cells], vec![stone; cells]],
+            sums_of_cells: vec![CellSums([[0; FEATURES]; 2]); cells],
+            inputs: vec![[stone; 2]; cells],
             sums: [[0; FEATURES]; 2],
             kernel,
             saved: Vec::new(),
@@ -238,6 +244,7 @@ impl Accumulator {
     fn catch_up(&mut self, net: &Network, board: &Board, now: usize) {
         for k in self.synced..now {
             let (moved, changed) = board.changed_by(k);
+            self.reserve_saves(changed.len());
             self.apply::<true>(net, board, moved, changed);
         }
     }
@@ -258,9 +265,9 @@ impl Accumulator {
             let f = self.frames.pop().expect("a frame for every synced record");
             for k in (f.start..self.saved.len()).rev() {
                 let e = &self.saved[k];
-                let (s, i) = (e.side as usize, e.cell as usize);
-                self.inputs[s][i] = e.inputs;
-                self.sums_of_cells[s][i] = self.saved_sums[k];
+                let (s, i) = (e.side as usize & 1, e.cell as usize);
+                self.inputs[i][s] = e.inputs;
+                self.sums_of_cells[i].0[s] = self.saved_sums[k];
             }
             self.saved.truncate(f.start);
             self.saved_sums.truncate(f.start);
@@ -269,15 +276,35 @@ impl Accumulator {
         }
     }
 
-    /// Records cell `i`'s state with side `s` to move before a make changes it.
+    /// Records cell `i`'s state with side `s` to move before a make changes it, in room
+    /// reserved before ([`Accumulator::reserve_saves`]; a `push` copied the sum through the
+    /// stack and kept the call that grows the vector in the loop, callgrind).
     #[inline(always)]
     fn save(&mut self, s: usize, i: usize) {
-        self.saved.push(Saved {
+        let (len, len_sums) = (self.saved.len(), self.saved_sums.len());
+        assert!(len < self.saved.capacity() && len_sums < self.saved_sums.capacity());
+        let e = Saved {
             side: s as u8,
             cell: i as u16,
-            inputs: self.inputs[s][i],
-        });
-        self.saved_sums.push(self.sums_of_cells[s][i]);
+            inputs: self.inputs[i][s],
+        };
+        let sum = self.sums_of_cells[i].0[s];
+        // SAFETY: both vectors have room for one more (asserted above), and the slots at
+        // their lengths are unused.
+        unsafe {
+            self.saved.as_mut_ptr().add(len).write(e);
+            self.saved.set_len(len + 1);
+            self.saved_sums.as_mut_ptr().add(len_sums).write(sum);
+            self.saved_sums.set_len(len_sums + 1);
+        }
+    }
+
+    /// Makes room for the saves of one record of `changed` cells: at most one per cell and
+    /// side to move (the moved cell is among them).
+    #[inline(always)]
+    fn reserve_saves(&mut self, changed: usize) {
+        self.saved.reserve(2 * changed);
+        self.saved_sums.reserve(2 * changed);
     }
 
     /// Recomputes cell `p`'s inputs and vectors and adjusts the sums (saving the cell's
@@ -291,8 +318,8 @@ impl Accumulator {
             }
             let inputs = net.inputs(board, p, me);
             let new = sum_rows_scalar(net.cell_rows(inputs));
-            self.inputs[s][p.index()] = inputs;
-            let slot = &mut self.sums_of_cells[s][p.index()];
+            self.inputs[p.index()][s] = inputs;
+            let slot = &mut self.sums_of_cells[p.index()].0[s];
             let (before, after) = (clip(slot), clip(&new));
             *slot = new;
             for i in 0..FEATURES {
@@ -310,18 +337,18 @@ impl Accumulator {
             return;
         }
         let (i, di) = (p.index(), d as usize);
-        for me in Color::ALL {
-            let s = me.index();
-            let key = super::net::key(board, p, me, d);
-            let old = self.inputs[s][i];
+        // Both sides' keys from the cell's two patterns, read once.
+        let keys = Color::ALL.map(|me| super::net::key(board, p, me, d));
+        for (s, &key) in keys.iter().enumerate() {
+            let old = self.inputs[i][s];
             if old[di] != key {
                 if RECORD {
                     self.save(s, i);
                 }
                 let new = with_key(old, di, key);
-                self.inputs[s][i] = new;
+                self.inputs[i][s] = new;
                 let (lose, gain) = net.changed_rows(old, new, di);
-                change_cell(&mut self.sums_of_cells[s][i], &mut self.sums[s], lose, gain);
+                change_cell(&mut self.sums_of_cells[i].0[s], &mut self.sums[s], lose, gain);
             }
         }
     }
@@ -334,7 +361,7 @@ impl Accumulator {
     /// Cell `p`'s clipped vector with `me` to move, the policy's input (zero for a stone).
     #[inline(always)]
     pub fn cell(&self, me: Color, p: Pos) -> [i16; FEATURES] {
-        clip(&self.sums_of_cells[me.index()][p.index()])
+        clip(&self.sums_of_cells[p.index()].0[me.index()])
     }
 
     /// The value logit for the side to move.
@@ -388,7 +415,7 @@ impl Accumulator {
         let (moved, changed) = board.changed_by(self.synced);
         if !moved.is_none() {
             let stone = sum_rows_scalar(net.cell_rows(net.inputs(board, moved, me)));
-            let (before, after) = (clip(&self.sums_of_cells[s][moved.index()]), clip(&stone));
+            let (before, after) = (clip(&self.sums_of_cells[moved.index()].0[s]), clip(&stone));
             for i in 0..FEATURES {
                 sum[i] = sum[i].wrapping_add(after[i] - before[i]);
             }
@@ -397,11 +424,11 @@ impl Accumulator {
                     continue;
                 }
                 let d = direction(moved, q);
-                let (old, di) = (self.inputs[s][q.index()], d as usize);
+                let (old, di) = (self.inputs[q.index()][s], d as usize);
                 let key = super::net::key(board, q, me, d);
                 if old[di] != key {
                     let new = with_key(old, di, key);
-                    let mut cell = self.sums_of_cells[s][q.index()];
+                    let mut cell = self.sums_of_cells[q.index()].0[s];
                     let (lose, gain) = net.changed_rows(old, new, di);
                     change_cell(&mut cell, &mut sum, lose, gain);
                 }

@@ -166,12 +166,20 @@ impl Format {
     }
 }
 
+/// Rows of the network's table as it is kept: every row a byte-sized key or pair can name
+/// ([`split_rows`] numbers at most `KEYS + 1 + PAIRS + 255`), the rows past the file's zero.
+/// A row index made of a byte and a constant is then in range by its type, so that the
+/// accumulator's inner loop reads rows without bounds checks.
+const TABLE_ROWS: usize = 512;
+const _: () = assert!(KEYS + 1 + PAIRS + (u8::MAX as usize) < TABLE_ROWS && ROWS6 < TABLE_ROWS);
+
 /// A loaded network.
 #[derive(Clone, Debug)]
 pub struct Network {
     /// Per key, its vector in units of 1/[`QUANT`]; row [`KEYS`] is zero, for occupied
-    /// cells; in a version-6 net the pair rows follow it ([`split_rows`]).
-    embed: Vec<[i16; FEATURES]>,
+    /// cells; in a version-6 net the pair rows follow it ([`split_rows`]); zero rows fill
+    /// the table to [`TABLE_ROWS`].
+    embed: Box<[[i16; FEATURES]; TABLE_ROWS]>,
     /// The file's version: what a cell adds beyond its keys, and whether the policy has
     /// the window table (`window`).
     format: Format,
@@ -283,7 +291,7 @@ impl Network {
         let (base, e) = take(rows * FEATURES);
         let e = quant(base, e)?;
         // The file's rows with the zero row inserted after the keys.
-        let mut embed = vec![[0i16; FEATURES]; rows + 1];
+        let mut embed = Box::new([[0i16; FEATURES]; TABLE_ROWS]);
         for (k, w) in e.chunks_exact(FEATURES).enumerate() {
             embed[k + usize::from(k >= KEYS)].copy_from_slice(w);
         }
@@ -404,7 +412,9 @@ impl Network {
         d: usize,
     ) -> ([&[i16; FEATURES]; 3], [&[i16; FEATURES]; 3]) {
         let zero = &self.embed[KEYS];
-        let (k0, k1) = (self.key_row(old[d]), self.key_row(new[d]));
+        // Keys of empty cells, below KEYS: a byte indexes the table without a clamp.
+        debug_assert!(old[d] < KEYS as u8 && new[d] < KEYS as u8);
+        let (k0, k1) = (&self.embed[old[d] as usize], &self.embed[new[d] as usize]);
         if self.format.pairs == Pairs::None {
             return ([k0, zero, zero], [k1, zero, zero]);
         }
