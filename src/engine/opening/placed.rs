@@ -1,12 +1,15 @@
 //! The openings an engine has placed, up to the board's symmetries: when it varies its play
 //! it keeps clear of an opening symmetric to one it placed before while other balanced
-//! candidates remain, so that its openings differ from game to game. Two positions are the
+//! candidates remain, and among openings placed before it takes the least used, so that its
+//! openings differ from game to game and a stone placed before leads on to new positions
+//! after it (each position is counted once per stage that passes through it). Two
+//! positions are the
 //! same opening when one of the board's eight symmetries takes the black stones of one onto
 //! the black stones of the other and the white onto the white.
 
 use crate::symmetry::Sym;
 use crate::types::Pos;
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// The most openings kept: beyond it the record starts again, empty (a front end that
 /// plays for months does not grow without bound; 100,000 keys of a few stones are a few
@@ -36,27 +39,87 @@ pub fn key(size: usize, stones: &[Pos]) -> Key {
         .unwrap_or_default()
 }
 
-/// The record: the keys of the positions placed.
+/// The record: the keys of the positions placed, each with how many times it was placed
+/// and how many times it was spent.
 #[derive(Clone, Debug, Default)]
 pub struct Placed {
-    keys: HashSet<Key>,
+    keys: HashMap<Key, Uses>,
+}
+
+/// A position's uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Uses {
+    /// Placed this many times.
+    times: u32,
+    /// Spent this many times: a stage's final position is spent when placed, and a
+    /// position before it each time that final position is placed again (what follows it
+    /// has, as far as the engine knows, no new position left).
+    spent: u32,
 }
 
 impl Placed {
     /// Was `stones` (or a position symmetric to it) placed before?
     pub fn contains(&self, size: usize, stones: &[Pos]) -> bool {
-        self.keys.contains(&key(size, stones))
+        self.times(size, stones) > 0
     }
 
-    /// Records `stones` as placed; false when it (or a symmetric position) was already.
+    /// How many times `stones` (or a position symmetric to it) was placed.
+    pub fn times(&self, size: usize, stones: &[Pos]) -> u32 {
+        self.uses(size, stones).times
+    }
+
+    /// How many times `stones` (or a position symmetric to it) was spent ([`Placed::end`]).
+    pub fn spent(&self, size: usize, stones: &[Pos]) -> u32 {
+        self.uses(size, stones).spent
+    }
+
+    fn uses(&self, size: usize, stones: &[Pos]) -> Uses {
+        self.keys
+            .get(&key(size, stones))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Records `stones` as placed once more; false when it (or a symmetric position) was
+    /// already.
     pub fn insert(&mut self, size: usize, stones: &[Pos]) -> bool {
         if self.keys.len() >= PLACED_CAP {
             self.keys.clear();
         }
-        self.keys.insert(key(size, stones))
+        let uses = self.keys.entry(key(size, stones)).or_default();
+        uses.times = uses.times.saturating_add(1);
+        uses.times == 1
     }
 
-    /// How many openings are recorded.
+    /// Records `stones` as a stage's final position, placed once more: it is spent, and
+    /// when it was placed before, so is each recorded position on the way to it
+    /// (`stones[..k]`). False when it was placed before.
+    pub fn end(&mut self, size: usize, stones: &[Pos]) -> bool {
+        let new = self.insert(size, stones);
+        if new {
+            self.spend_one(size, stones);
+        } else {
+            self.spend(size, stones);
+        }
+        new
+    }
+
+    /// Spends `stones` and each recorded position on the way to it (`stones[..k]`): as
+    /// far as the engine knows, no new position it would place follows them.
+    pub fn spend(&mut self, size: usize, stones: &[Pos]) {
+        for k in 1..=stones.len() {
+            self.spend_one(size, &stones[..k]);
+        }
+    }
+
+    /// Spends `stones` once more, if recorded.
+    fn spend_one(&mut self, size: usize, stones: &[Pos]) {
+        if let Some(uses) = self.keys.get_mut(&key(size, stones)) {
+            uses.spent = uses.spent.saturating_add(1);
+        }
+    }
+
+    /// How many different openings (up to symmetry) are recorded.
     pub fn len(&self) -> usize {
         self.keys.len()
     }
@@ -100,5 +163,24 @@ mod tests {
         assert!(record.contains(15, &stones("h8 h7 g7")));
         assert!(!record.contains(15, &stones("h8 h9 j9")));
         assert_eq!(record.len(), 1);
+        // Counted once per placing, symmetric ones together.
+        assert_eq!(record.times(15, &stones("h8 h9 i9")), 2);
+        assert_eq!(record.times(15, &stones("h8 h9 j9")), 0);
+        assert_eq!(record.spent(15, &stones("h8 h9 i9")), 0);
+    }
+
+    #[test]
+    fn a_final_position_placed_again_spends_the_way_to_it() {
+        let mut record = Placed::default();
+        record.insert(15, &stones("h8 h9"));
+        assert!(record.end(15, &stones("h8 h9 i9")));
+        assert_eq!(record.spent(15, &stones("h8 h9 i9")), 1);
+        assert_eq!(record.spent(15, &stones("h8 h9")), 0);
+        // Its mirror image again: the position before it is spent too.
+        assert!(!record.end(15, &stones("h8 h9 g9")));
+        assert_eq!(record.spent(15, &stones("h8 h9 i9")), 2);
+        assert_eq!(record.spent(15, &stones("h8 h9")), 1);
+        assert_eq!(record.spent(15, &stones("h8")), 0, "never placed");
+        assert_eq!(record.times(15, &stones("h8 h9")), 1);
     }
 }

@@ -6,6 +6,7 @@
 use super::action::{Action, Expect};
 use super::canonical::Canonical;
 use super::offers::keeping;
+use super::placed::Placed;
 use super::rule::{OpeningRule, MAX_FIFTHS};
 use super::state::{colour, Opening};
 use crate::engine::balance::share;
@@ -30,10 +31,16 @@ pub const FOURTHS_TRIED_VARYING: usize = 6;
 /// [`crate::engine::MAX_RANDOM_MARGIN`]).
 pub const EVEN_WINDOW: i32 = 60;
 
-/// The wider window (centi-stones, as [`EVEN_WINDOW`]): when every candidate within
-/// [`EVEN_WINDOW`] makes an opening the engine placed before, a new one within this window
-/// is taken (nearest even first) before an old one is placed again.
+/// The wider window (centi-stones, as [`EVEN_WINDOW`]): when no candidate within
+/// [`EVEN_WINDOW`] makes a new position or leads on to a new final position, a new one
+/// within this window is taken (nearest even first) before an old one is placed again.
 pub const VARIETY_WINDOW: i32 = 150;
+
+/// The widest window (centi-stones, as [`EVEN_WINDOW`]): a new position within it is
+/// placed before one that is spent (every final position after it was placed before) is
+/// placed again. The most a varying engine's random choice may give up
+/// ([`crate::engine::MAX_RANDOM_MARGIN`]).
+pub const WIDEST_WINDOW: i32 = crate::engine::MAX_RANDOM_MARGIN;
 
 /// The most balanced candidates of one choice searched deeper before one is taken.
 pub const CHECKED: usize = 4;
@@ -97,10 +104,17 @@ impl Engine {
         stopped: &dyn Fn() -> bool,
     ) -> Option<Decision> {
         let decision = self.decision(opening, limits, stopped)?;
-        if let Action::Place(p) | Action::PlaceAndDeclare(p, _) | Action::Pick(p) = decision.action
-        {
-            self.placed
-                .insert(opening.size(), &with(opening.stones(), &[p]));
+        let placed = match decision.action {
+            Action::Place(p) | Action::PlaceAndDeclare(p, _) | Action::Pick(p) => vec![p],
+            _ => Vec::new(),
+        };
+        if !placed.is_empty() {
+            let after = with(opening.stones(), &placed);
+            if ends_stones(opening, &decision.action) {
+                self.placed.end(opening.size(), &after);
+            } else {
+                self.placed.insert(opening.size(), &after);
+            }
         }
         Some(decision)
     }
@@ -255,9 +269,57 @@ impl Engine {
         points[(self.rng.next_u64() % points.len() as u64) as usize]
     }
 
+    /// Shuffles `items` in place (Fisher-Yates, by the engine's generator).
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// Of `moves` after `stones` (each with its score), the one a varying engine plays when
+    /// `off` says how far a score stands from the ideal (0 for the ideal): the first in the
+    /// order of [`rank`] with `margin` as the window (random among equals); `stones` spent
+    /// when none is new and within the window ([`Engine::spend_if_wide`]). `None` when
+    /// `moves` is empty.
+    fn vary(
+        &mut self,
+        stones: &[Pos],
+        moves: &[(Pos, i32)],
+        margin: i32,
+        off: &dyn Fn(i32) -> i32,
+    ) -> Option<(Pos, i32)> {
+        let size = self.board().size();
+        let mut pool = moves.to_vec();
+        self.shuffle(&mut pool);
+        let placed = &self.placed;
+        pool.sort_by_cached_key(|&(p, s)| rank(placed, size, &with(stones, &[p]), off(s), margin));
+        let first = pool.first().copied()?;
+        let order = rank(
+            &self.placed,
+            size,
+            &with(stones, &[first.0]),
+            off(first.1),
+            margin,
+        );
+        self.spend_if_wide(stones, order);
+        Some(first)
+    }
+
+    /// When the first candidate in the order of [`rank`] after `stones` lies outside the
+    /// window, no new balanced position follows `stones`: the way to it is spent
+    /// ([`Placed::spend`]), so that later stages go another way before they come back
+    /// here for the wider windows.
+    fn spend_if_wide(&mut self, stones: &[Pos], order: (u8, u32, u32, i32)) {
+        if order.0 >= 2 {
+            let size = self.board().size();
+            self.placed.spend(size, stones);
+        }
+    }
+
     /// The best move after `stones` with the opponent's score after it; when the engine
-    /// varies its play, one at random among the moves within its random margin of the best
-    /// that it has not placed before (up to symmetry), else among all within the margin.
+    /// varies its play, the one [`Engine::vary`] takes with the best as the ideal and the
+    /// engine's random margin.
     fn varied_best(&mut self, stones: &[Pos], limits: &Limits) -> (Pos, i32) {
         self.set_position(stones).ok();
         let Some(margin) = self.config.random_margin else {
@@ -275,19 +337,9 @@ impl Engine {
                 .unwrap_or(&scored[0]);
             return (p, -s);
         }
-        let near: Vec<(Pos, i32)> = scored
-            .iter()
-            .copied()
-            .filter(|&(_, s)| s >= best - margin)
-            .collect();
-        let size = self.board().size();
-        let fresh: Vec<(Pos, i32)> = near
-            .iter()
-            .copied()
-            .filter(|&(p, _)| !self.placed.contains(size, &with(stones, &[p])))
-            .collect();
-        let pool = if fresh.is_empty() { near } else { fresh };
-        let (p, s) = pool[(self.rng.next_u64() % pool.len() as u64) as usize];
+        let (p, s) = self
+            .vary(stones, &scored, margin, &|s| best - s)
+            .unwrap_or(scored[0]);
         (p, -s)
     }
 
@@ -353,62 +405,43 @@ impl Engine {
             let score = self.searched(&probe).score;
             scored.push((i, after, score));
         }
-        self.choose_balanced(scored, Some(limits), stopped)
+        self.choose_balanced(stones, scored, Some(limits), stopped)
             .unwrap_or((0, 0))
     }
 
     /// Of `scored` (candidates, the position each makes, and the score of the side to move
     /// there by a short search), the one the engine places, with its score. Without
     /// variety: the nearest even. When the engine varies its play
-    /// ([`crate::engine::Config::random_margin`]): the balanced candidates are those within
-    /// [`EVEN_WINDOW`] of even that it has not placed before (up to symmetry), in random
-    /// order; else those within [`VARIETY_WINDOW`] not placed before, else those within
-    /// [`EVEN_WINDOW`] placed before (in random order), else the nearest even of those not
-    /// placed before, nearest first. Either way up to [`CHECKED`] of them are searched deeper, and
-    /// the first that stays within the window there is taken (else the nearest even by the
-    /// deeper searches), so that the short search's misjudgements are caught.
+    /// ([`crate::engine::Config::random_margin`]) the candidates are tried in the order of
+    /// [`rank`], with even as the ideal and [`EVEN_WINDOW`] as the window: new balanced
+    /// positions first, then ways to new final positions, then wider windows, and a
+    /// position whose every continuation was placed before last. Either way up to
+    /// [`CHECKED`] of them are searched deeper, and the first that stays within the window
+    /// there is taken (else the nearest even by the deeper searches), so that the short
+    /// search's misjudgements are caught. `stones` is the position the candidates follow:
+    /// it is spent when none of them is new and balanced ([`Engine::spend_if_wide`]).
     fn choose_balanced<T: Copy>(
         &mut self,
+        stones: &[Pos],
         scored: Vec<Candidate<T>>,
         deeper: Option<&Limits>,
         stopped: &dyn Fn() -> bool,
     ) -> Option<(T, i32)> {
         let size = self.board().size();
-        let mut pool: Vec<Candidate<T>> = if self.config.random_margin.is_some() {
-            let fresh = |c: &Candidate<T>| !self.placed.contains(size, &c.1);
-            let balanced = |c: &Candidate<T>| c.2.abs() <= EVEN_WINDOW;
-            let pick = |keep: &dyn Fn(&Candidate<T>) -> bool| -> Vec<Candidate<T>> {
-                scored.iter().filter(|c| keep(c)).cloned().collect()
-            };
-            let mut pool = pick(&|c| fresh(c) && balanced(c));
-            if pool.is_empty() {
-                // Nearest even first among the new ones within the wider window.
-                pool = pick(&|c| fresh(c) && c.2.abs() <= VARIETY_WINDOW);
-                pool.sort_by_key(|c| c.2.abs());
+        let mut pool = scored;
+        if self.config.random_margin.is_some() {
+            self.shuffle(&mut pool);
+            let placed = &self.placed;
+            pool.sort_by_cached_key(|c| rank(placed, size, &c.1, c.2.abs(), EVEN_WINDOW));
+            if let Some(c) = pool.first() {
+                self.spend_if_wide(
+                    stones,
+                    rank(&self.placed, size, &c.1, c.2.abs(), EVEN_WINDOW),
+                );
             }
-            if pool.is_empty() {
-                pool = pick(&balanced);
-            }
-            if pool.is_empty() {
-                pool = pick(&fresh);
-                if pool.is_empty() {
-                    pool = scored.clone();
-                }
-                pool.sort_by_key(|c| c.2.abs());
-            }
-            if pool.last().is_some_and(|c| c.2.abs() <= EVEN_WINDOW) {
-                // Random order: a Fisher-Yates shuffle by the engine's generator.
-                for i in (1..pool.len()).rev() {
-                    let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
-                    pool.swap(i, j);
-                }
-            }
-            pool
         } else {
-            let mut all = scored;
-            all.sort_by_key(|c| c.2.abs());
-            all
-        };
+            pool.sort_by_key(|c| c.2.abs());
+        }
         let Some(limits) = deeper else {
             return pool.first().map(|c| (c.0, c.2));
         };
@@ -454,7 +487,7 @@ impl Engine {
             .into_iter()
             .map(|(p, s)| (p, with(stones, &[p]), -s))
             .collect();
-        self.choose_balanced(candidates, Some(limits), &|| false)
+        self.choose_balanced(stones, candidates, Some(limits), &|| false)
             .unwrap_or((within.first().copied().unwrap_or(Pos::NONE), 0))
     }
 
@@ -526,9 +559,8 @@ impl Engine {
     }
 
     /// White's pick among `offers`: the fifth move worst for black; when the engine varies
-    /// its play, one at random among those within its random margin of the worst, those
-    /// that make a position it has not placed before first. Returns it and black's score
-    /// after it.
+    /// its play, the one [`Engine::vary`] takes with the worst for black as the ideal and
+    /// the engine's random margin. Returns it and black's score after it.
     fn pick(&mut self, stones: &[Pos], offers: &[Pos], limits: &Limits) -> (Pos, i32) {
         let share = share(limits, 2);
         self.set_position(stones).ok();
@@ -559,21 +591,9 @@ impl Engine {
         if mate_distance(least).is_some() {
             return (worst, least);
         }
-        // Varying: one at random among the offers within the margin of the worst for
-        // black, those not placed before first.
-        let size = self.board().size();
-        let near: Vec<(Pos, i32)> = all
-            .iter()
-            .copied()
-            .filter(|&(_, s)| s <= least + margin)
-            .collect();
-        let fresh: Vec<(Pos, i32)> = near
-            .iter()
-            .copied()
-            .filter(|&(p, _)| !self.placed.contains(size, &with(stones, &[p])))
-            .collect();
-        let pool = if fresh.is_empty() { near } else { fresh };
-        pool[(self.rng.next_u64() % pool.len() as u64) as usize]
+        // Varying: as Engine::vary does with the worst for black as the ideal.
+        self.vary(stones, &all, margin, &|s| s - least)
+            .unwrap_or((worst, least))
     }
 
     /// The number of fifth moves (1 to `max`) after which black, offering its best and
@@ -636,7 +656,7 @@ impl Engine {
         }
         // No deeper checks: a search of the position after the 4th judges black's free
         // choice of the 5th, not the offers.
-        match self.choose_balanced(scored, None, stopped) {
+        match self.choose_balanced(stones, scored, None, stopped) {
             Some(((fourth, k), v)) => (fourth, k, v),
             None => {
                 let free = self
@@ -648,6 +668,54 @@ impl Engine {
                 (free.unwrap_or(Pos::NONE), max.min(MAX_FIFTHS), 0)
             }
         }
+    }
+}
+
+/// Does `action` (a stone placed or picked) end the stones of `opening`'s stage: do only
+/// choices of colour follow it? Then the position it makes is the stage's final position.
+fn ends_stones(opening: &Opening, action: &Action) -> bool {
+    let mut after = opening.clone();
+    let Some(who) = after.to_act() else {
+        return true;
+    };
+    if after.apply(who, action.clone()).is_err() {
+        return false;
+    }
+    while let Some(who) = after.to_act() {
+        if !matches!(after.expect(), Expect::Colour | Expect::Swap2Choice) {
+            return false;
+        }
+        let keep = after.colour_of(who);
+        if after.apply(who, Action::Choose(keep)).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The order in which a varying engine tries a candidate that makes `after`, `off` from
+/// the ideal (0 for the ideal: even, the best move or the offer worst for black), with
+/// `near` the window within which it counts as balanced (lower first, random among equals):
+/// 0. new positions within `near`;
+/// 1. positions placed before but not spent ([`Placed::end`]) within `near`, the least
+///    placed first: new final positions may still follow them;
+/// 2. new positions within [`VARIETY_WINDOW`] (or `near` if wider), nearest first;
+/// 3. positions placed before but not spent within that window, the least placed first;
+/// 4. new positions within [`WIDEST_WINDOW`], nearest first;
+/// 5. spent positions within `near`, the least spent first, then the least placed;
+/// 6. the rest, new positions first, nearest first.
+fn rank(placed: &Placed, size: usize, after: &[Pos], off: i32, near: i32) -> (u8, u32, u32, i32) {
+    let (times, spent) = (placed.times(size, after), placed.spent(size, after));
+    let (new, fresh) = (times == 0, spent == 0);
+    let wide = VARIETY_WINDOW.max(near);
+    match off {
+        _ if off <= near && new => (0, 0, 0, 0),
+        _ if off <= near && fresh => (1, times, 0, 0),
+        _ if off <= wide && new => (2, 0, 0, off),
+        _ if off <= wide && fresh => (3, times, 0, off),
+        _ if off <= WIDEST_WINDOW && new => (4, 0, 0, off),
+        _ if off <= near => (5, spent, times, 0),
+        _ => (6, times.min(1), 0, off),
     }
 }
 

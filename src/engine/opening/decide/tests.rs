@@ -2,7 +2,7 @@
 //! the offers and picks, and the variety of the openings placed.
 
 use super::*;
-use crate::engine::opening::placed::key;
+use crate::engine::opening::placed::{key, Placed};
 use crate::engine::opening::{OpeningRule, Player};
 use crate::notation::parse_h8;
 use crate::types::Rule;
@@ -88,7 +88,7 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
     // Without variety: the nearest even, placed before or not.
     e.placed.insert(15, &a);
     assert_eq!(
-        e.choose_balanced(scored.clone(), None, &|| false),
+        e.choose_balanced(&[at("h8"), at("h9")], scored.clone(), None, &|| false),
         Some((0, 10))
     );
     // Varying: the balanced candidate not placed before (a's mirror image counts as a).
@@ -98,7 +98,7 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
     for seed in 1..=8 {
         e.set_seed(seed);
         assert_eq!(
-            e.choose_balanced(scored.clone(), None, &|| false),
+            e.choose_balanced(&[at("h8"), at("h9")], scored.clone(), None, &|| false),
             Some((1, -40))
         );
     }
@@ -107,13 +107,39 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
     let picks: Vec<usize> = (1..=16)
         .map(|seed| {
             e.set_seed(seed);
-            e.choose_balanced(scored.clone(), None, &|| false)
+            e.choose_balanced(&[at("h8"), at("h9")], scored.clone(), None, &|| false)
                 .unwrap()
                 .0
         })
         .collect();
     assert!(picks.contains(&0) && picks.contains(&1), "{picks:?}");
     assert!(!picks.contains(&2));
+}
+
+#[test]
+fn new_ways_come_before_spent_ones_and_the_windows_widen_in_steps() {
+    let mut placed = Placed::default();
+    let (used, spent, new) = (
+        vec![at("h8"), at("h9")],
+        vec![at("h8"), at("i9")],
+        vec![at("h8"), at("h10")],
+    );
+    placed.insert(15, &used);
+    placed.insert(15, &spent);
+    placed.end(15, &[at("h8"), at("i9"), at("j10")]);
+    placed.end(15, &[at("h8"), at("i9"), at("j10")]);
+    assert_eq!(placed.spent(15, &spent), 1);
+    let order = |after: &[Pos], off: i32| rank(&placed, 15, after, off, EVEN_WINDOW);
+    // Within the window: new, then placed but with new positions after it, then spent.
+    assert!(order(&new, 50) < order(&used, 0));
+    assert!(order(&used, 50) < order(&new, EVEN_WINDOW + 1));
+    assert!(order(&new, VARIETY_WINDOW) < order(&used, EVEN_WINDOW + 1));
+    assert!(order(&used, VARIETY_WINDOW) < order(&new, VARIETY_WINDOW + 1));
+    // A new position within the widest window before a spent one is placed again.
+    assert!(order(&new, WIDEST_WINDOW) < order(&spent, 0));
+    assert!(order(&spent, 0) < order(&new, WIDEST_WINDOW + 1));
+    // Nearer the ideal first among new positions outside the window.
+    assert!(order(&new, 100) < order(&new, 120));
 }
 
 #[test]
