@@ -42,6 +42,15 @@ pub const VARIETY_WINDOW: i32 = 150;
 /// ([`crate::engine::MAX_RANDOM_MARGIN`]).
 pub const WIDEST_WINDOW: i32 = crate::engine::MAX_RANDOM_MARGIN;
 
+/// Swap2's second player: when the side to move after the three stones stands within this
+/// many centi-stones of even (either way) by the engine's search, neither colour is clearly
+/// better for it, and it adds two stones that balance the position and hands the choice
+/// of colour back, as a strong player does, rather than take a colour on a judgement that
+/// small. Under a tenth of what an open three adds ([`crate::engine::MAX_RANDOM_MARGIN`]),
+/// and under half of [`EVEN_WINDOW`], so that most of the balanced openings the engine
+/// places itself still get a colour taken.
+pub const ADD_TWO_WINDOW: i32 = 25;
+
 /// The most balanced candidates of one choice searched deeper before one is taken.
 pub const CHECKED: usize = 4;
 
@@ -106,6 +115,7 @@ impl Engine {
         let decision = self.decision(opening, limits, stopped)?;
         let placed = match decision.action {
             Action::Place(p) | Action::PlaceAndDeclare(p, _) | Action::Pick(p) => vec![p],
+            Action::AddTwo(w, b) => vec![w, b],
             _ => Vec::new(),
         };
         if !placed.is_empty() {
@@ -147,7 +157,8 @@ impl Engine {
                     Decision::of(Action::PlaceAndDeclare(fourth, k), -v)
                 }
             }
-            Expect::Colour | Expect::Swap2Choice => {
+            Expect::Swap2Choice => self.swap2_choice(&stones, limits, stopped),
+            Expect::Colour => {
                 if let (OpeningRule::Soosorv { .. }, 4) = (rule, n) {
                     // Black decides with the offers to come: white takes the worst of them.
                     let count = opening.declared().unwrap_or(1);
@@ -491,11 +502,45 @@ impl Engine {
             .unwrap_or((within.first().copied().unwrap_or(Pos::NONE), 0))
     }
 
+    /// Swap2's second player's choice after the three stones: when the side to move stands
+    /// within [`ADD_TWO_WINDOW`] of even by a search of the position, neither colour is
+    /// clearly better, and the engine adds two stones, the white one its search's best
+    /// move and the black one balancing them (within [`SWAP_THIRD_REACH`] points of the
+    /// first stone), and hands the choice of colour back; else it takes the colour that
+    /// stands better ([`Engine::choose_colour`]). The score of an addition is its own after
+    /// the opponent's choice: the position's, less than even.
+    fn swap2_choice(
+        &mut self,
+        stones: &[Pos],
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> Decision {
+        let half = share(limits, 2);
+        self.set_position(stones).ok();
+        let out = self.searched(&half);
+        if out.score.abs() > ADD_TWO_WINDOW || out.best.is_none() {
+            return self.colour_from(stones, &out);
+        }
+        let white = with(stones, &[out.best]);
+        let size = self.board().size();
+        let within = around(size, stones[0], SWAP_THIRD_REACH, &white);
+        let (black, score) = self.balanced_among(&white, &within, &half, stopped);
+        if black.is_none() {
+            return self.colour_from(stones, &out);
+        }
+        Decision::of(Action::AddTwo(out.best, black), -score.abs())
+    }
+
     /// The colour to play on with, from a search of the position: the side to move when it
     /// stands even or better, else the other; with the move the search found.
     fn choose_colour(&mut self, stones: &[Pos], limits: &Limits) -> Decision {
         self.set_position(stones).ok();
         let out = self.searched(limits);
+        self.colour_from(stones, &out)
+    }
+
+    /// [`Engine::choose_colour`]'s choice from the search `out` of the position `stones`.
+    fn colour_from(&self, stones: &[Pos], out: &Outcome) -> Decision {
         let to_move = colour(stones.len() + 1);
         if out.score < 0 || out.best.is_none() {
             Decision::of(Action::Choose(!to_move), -out.score)

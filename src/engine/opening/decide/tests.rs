@@ -218,3 +218,51 @@ fn the_engine_takes_the_colour_that_stands_better() {
     assert_eq!(d.action, Action::Choose(Color::Black));
     assert!(d.score > 0);
 }
+
+#[test]
+fn swap2_adds_two_stones_when_neither_colour_is_clearly_better() {
+    // Swap2 under renju after h8 h9 and a third stone within the central 5x5 square: the
+    // third stones after which white (to move) stands nearest even and furthest from it,
+    // by the search the decision makes (a depth cap only, on a fresh engine, so the same).
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let opening = [at("h8"), at("h9")];
+    let judged: Vec<(Pos, i32)> = around(15, at("h8"), 2, &opening)
+        .into_iter()
+        .map(|p| {
+            let mut e = Engine::new(15, Rule::Renju).unwrap();
+            e.set_position(&with(&opening, &[p])).unwrap();
+            (p, e.searched(&limits).score)
+        })
+        .collect();
+    let even = *judged.iter().min_by_key(|(_, s)| s.abs()).unwrap();
+    let lopsided = *judged.iter().max_by_key(|(_, s)| s.abs()).unwrap();
+    assert!(even.1.abs() <= ADD_TWO_WINDOW, "{judged:?}");
+    assert!(lopsided.1.abs() > ADD_TWO_WINDOW, "{judged:?}");
+    for (third, score) in [even, lopsided] {
+        let mut o = Opening::new(OpeningRule::Swap2, 15, Rule::Renju).unwrap();
+        for p in with(&opening, &[third]) {
+            o.apply(Player::First, Action::Place(p)).unwrap();
+        }
+        let mut e = Engine::new(15, Rule::Renju).unwrap();
+        let d = e.opening_decision(&o, &limits, &|| false).unwrap();
+        if score.abs() <= ADD_TWO_WINDOW {
+            assert!(matches!(d.action, Action::AddTwo(..)), "{score}: {d:?}");
+            assert!(d.score <= 0, "{d:?}");
+            o.apply(Player::Second, d.action).unwrap();
+            // The first player chooses the colour next; five stones are down.
+            assert_eq!(o.expect(), Expect::Colour);
+            assert_eq!(o.stones().len(), 5);
+            assert!(e.placed_openings().contains(15, o.stones()));
+        } else {
+            let taken = if score > 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            assert_eq!(d.action, Action::Choose(taken), "{score}");
+        }
+    }
+}
