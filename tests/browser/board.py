@@ -10,9 +10,10 @@ client stack (and its build time) to the test build for one test.
 Plays a game to its end (the person's stones along the top edge, the engine's answers
 until its five), checks the result banner and the highlighted five, undoes, runs the
 analysis view until it lists moves, checks a 20x20 renju board with its forbidden points,
-a pasted position and a link that reopens it, a game's review, whole games under swap2 and
-Soosorv-8 with wuzi on either side (the opening stage through its buttons and the board,
-then play to the engine's five), and saves screenshots under target/web-screenshots/.
+a pasted position and a link that reopens it, a game's review, whole games under swap2,
+Soosorv-8, Taraguchi-10 and Yamaguchi with wuzi on either side (the opening stage through
+its buttons and the board, then play to the engine's five), and saves screenshots under
+target/web-screenshots/.
 
 Usage: tests/browser/board.py [path/to/wuzi]   (default: target/release/wuzi)
 """
@@ -344,7 +345,9 @@ def free_points(g, count, within=None):
 def opening_step(page, g, swap, add):
     """The person's step at what the stage asks: a stone near the centre (2 fifth moves
     declared with it), `swap` or stay at a choice of colour, swap2's two more stones if
-    `add`, fifth moves each at its own distance from the centre, the first offer picked."""
+    `add`, Taraguchi's second choice (fifth moves offered) if `add` else its first (a
+    colour), fifth moves each at its own distance from the centre, the first offer
+    picked."""
     o = g["opening"]
     asks = o["asks"]
     check(page.d.find_element(By.ID, "opening-ask").get_attribute("data-asks") == asks,
@@ -356,7 +359,7 @@ def opening_step(page, g, swap, add):
         field.clear()
         field.send_keys("2")
         page.click_point(free_points(g, 1, o["square"])[0])
-    elif asks == "colour":
+    elif asks == "colour" or (asks == "fifth-or-offer" and not add):
         page.click("btn-swap" if swap else "btn-stay")
     elif asks == "swap2-choice":
         if add:
@@ -365,7 +368,7 @@ def opening_step(page, g, swap, add):
             page.click("btn-add")
         else:
             page.click("btn-take-white" if swap else "btn-take-black")
-    elif asks == "offer":
+    elif asks in ("offer", "fifth-or-offer"):
         for p in free_points(g, o["count"]):
             page.click_point(p)
         marks = len(page.d.find_elements(By.CSS_SELECTOR, "circle.mark"))
@@ -436,6 +439,10 @@ def opening_games(page, url):
     play_opening_game(page, url, "freestyle", "swap2", "white", add=True)
     play_opening_game(page, url, "renju", "soosorv 8", "black")
     play_opening_game(page, url, "renju", "soosorv 8", "white", swap=True)
+    play_opening_game(page, url, "renju", "taraguchi 10", "black", add=True)
+    play_opening_game(page, url, "renju", "taraguchi 10", "white", swap=True)
+    play_opening_game(page, url, "renju", "yamaguchi", "black")
+    play_opening_game(page, url, "renju", "yamaguchi", "white", swap=True)
 
 
 def main():
