@@ -18,13 +18,12 @@ type Sum = [i16; FEATURES];
 #[repr(C, align(64))]
 struct CellSums([Sum; 2]);
 
-/// A cell's place and inputs before an [`Accumulator::sync`] changed them, for its undo.
+/// A cell's place and inputs (with each side to move) before an [`Accumulator::sync`]
+/// changed them, for its undo. Both sides' together: a change of a cell's key changes both.
 #[derive(Clone)]
 struct Saved {
-    /// The side to move's index and the cell's.
-    side: u8,
     cell: u16,
-    inputs: Inputs,
+    inputs: [Inputs; 2],
 }
 
 /// The direction of the line through the distinct points `a` and `b` (on one line).
@@ -106,7 +105,7 @@ pub struct Accumulator {
     /// and their sums, in a vector of their own (records of sums and inputs together were
     /// copied by calls to `memcpy`; callgrind).
     saved: Vec<Saved>,
-    saved_sums: Vec<Sum>,
+    saved_sums: Vec<CellSums>,
     /// Per [`Accumulator::sync`] not yet undone, what puts it back.
     frames: Vec<Frame>,
     /// The number of the board's move records the state is of ([`Board::records`]).
@@ -265,9 +264,9 @@ impl Accumulator {
             let f = self.frames.pop().expect("a frame for every synced record");
             for k in (f.start..self.saved.len()).rev() {
                 let e = &self.saved[k];
-                let (s, i) = (e.side as usize & 1, e.cell as usize);
-                self.inputs[i][s] = e.inputs;
-                self.sums_of_cells[i].0[s] = self.saved_sums[k];
+                let i = e.cell as usize;
+                self.inputs[i] = e.inputs;
+                self.sums_of_cells[i] = self.saved_sums[k];
             }
             self.saved.truncate(f.start);
             self.saved_sums.truncate(f.start);
@@ -276,19 +275,18 @@ impl Accumulator {
         }
     }
 
-    /// Records cell `i`'s state with side `s` to move before a make changes it, in room
+    /// Records cell `i`'s state with each side to move before a make changes it, in room
     /// reserved before ([`Accumulator::reserve_saves`]; a `push` copied the sum through the
     /// stack and kept the call that grows the vector in the loop, callgrind).
     #[inline(always)]
-    fn save(&mut self, s: usize, i: usize) {
+    fn save(&mut self, i: usize) {
         let (len, len_sums) = (self.saved.len(), self.saved_sums.len());
         assert!(len < self.saved.capacity() && len_sums < self.saved_sums.capacity());
         let e = Saved {
-            side: s as u8,
             cell: i as u16,
-            inputs: self.inputs[i][s],
+            inputs: self.inputs[i],
         };
-        let sum = self.sums_of_cells[i].0[s];
+        let sum = self.sums_of_cells[i];
         // SAFETY: both vectors have room for one more (asserted above), and the slots at
         // their lengths are unused.
         unsafe {
@@ -299,23 +297,23 @@ impl Accumulator {
         }
     }
 
-    /// Makes room for the saves of one record of `changed` cells: at most one per cell and
-    /// side to move (the moved cell is among them).
+    /// Makes room for the saves of one record of `changed` cells: at most one per cell (the
+    /// moved cell is among them).
     #[inline(always)]
     fn reserve_saves(&mut self, changed: usize) {
-        self.saved.reserve(2 * changed);
-        self.saved_sums.reserve(2 * changed);
+        self.saved.reserve(changed);
+        self.saved_sums.reserve(changed);
     }
 
     /// Recomputes cell `p`'s inputs and vectors and adjusts the sums (saving the cell's
     /// state first when `RECORD`).
     #[inline(always)]
     fn refresh<const RECORD: bool>(&mut self, net: &Network, board: &Board, p: Pos) {
+        if RECORD {
+            self.save(p.index());
+        }
         for me in Color::ALL {
             let s = me.index();
-            if RECORD {
-                self.save(s, p.index());
-            }
             let inputs = net.inputs(board, p, me);
             let new = sum_rows_scalar(net.cell_rows(inputs));
             self.inputs[p.index()][s] = inputs;
@@ -337,19 +335,24 @@ impl Accumulator {
             return;
         }
         let (i, di) = (p.index(), d as usize);
-        // Both sides' keys from the cell's two patterns, read once.
+        // Both sides' keys from the cell's two patterns, read once. They change together
+        // (one is the other with its patterns swapped), and so do their pair rows
+        // ([`Network::changed_rows_both`]).
         let keys = Color::ALL.map(|me| super::net::key(board, p, me, d));
-        for (s, &key) in keys.iter().enumerate() {
-            let old = self.inputs[i][s];
-            if old[di] != key {
-                if RECORD {
-                    self.save(s, i);
-                }
-                let new = with_key(old, di, key);
-                self.inputs[i][s] = new;
-                let (lose, gain) = net.changed_rows(old, new, di);
-                change_cell(&mut self.sums_of_cells[i].0[s], &mut self.sums[s], lose, gain);
-            }
+        let old = self.inputs[i];
+        if old[0][di] == keys[0] {
+            debug_assert_eq!(old[1][di], keys[1]);
+            return;
+        }
+        if RECORD {
+            self.save(i);
+        }
+        let new = [0, 1].map(|s| with_key(old[s], di, keys[s]));
+        self.inputs[i] = new;
+        let rows = net.changed_rows_both(old, new, di);
+        let cell = &mut self.sums_of_cells[i].0;
+        for (s, (lose, gain)) in rows.into_iter().enumerate() {
+            change_cell(&mut cell[s], &mut self.sums[s], lose, gain);
         }
     }
 

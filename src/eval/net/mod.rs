@@ -37,7 +37,7 @@ mod pairs;
 pub(crate) use kernels::sum_rows_scalar;
 use kernels::sum_rows;
 pub use pairs::split_rows;
-use pairs::{key_pairs, split_merge};
+use pairs::{key_pairs, merged, split_merge};
 
 /// The first bytes of a version-1 net file: the format's name and version.
 pub const MAGIC: [u8; 8] = *b"WUZINET1";
@@ -426,6 +426,49 @@ impl Network {
         let ([o0, t0], [o1, t1]) = (split_merge(h0, rest), split_merge(h1, rest));
         let row = |r: usize| &self.embed[r];
         ([k0, row(o0), row(t0)], [k1, row(o1), row(t1)])
+    }
+
+    /// [`Network::changed_rows`] with each side to move (black's, then white's), for an empty
+    /// cell whose keys with white to move are those with black to move, each with its two
+    /// patterns swapped (as [`key`] makes them). Each side's pairs are then the other's,
+    /// swapped, so that they are looked up once for both.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn changed_rows_both(
+        &self,
+        old: [[u8; 4]; 2],
+        new: [[u8; 4]; 2],
+        d: usize,
+    ) -> [([&[i16; FEATURES]; 3], [&[i16; FEATURES]; 3]); 2] {
+        let zero = &self.embed[KEYS];
+        // Keys of empty cells, below KEYS: a byte indexes the table without a clamp.
+        let key = |k: u8| {
+            debug_assert!(k < KEYS as u8);
+            &self.embed[k as usize]
+        };
+        let (k0, k1) = (old.map(|o| key(o[d])), new.map(|n| key(n[d])));
+        if self.format.pairs == Pairs::None {
+            return [0, 1].map(|s| ([k0[s], zero, zero], [k1[s], zero, zero]));
+        }
+        let (o, n) = (old[0], new[0]);
+        let e = d ^ 1;
+        let (h0, h1) = (key_pairs(o[d], o[e]), key_pairs(n[d], n[e]));
+        let f = (d & 2) ^ 2;
+        let rest = key_pairs(o[f], o[f + 1]);
+        // Black's pair and white's, before and after.
+        let (m0, m1) = (merged(h0, rest), merged(h1, rest));
+        let own = |p: usize| &self.embed[KEYS + 1 + p];
+        let other = |p: usize| &self.embed[KEYS + 1 + PAIRS + p];
+        [
+            (
+                [k0[0], own(m0[0]), other(m0[1])],
+                [k1[0], own(m1[0]), other(m1[1])],
+            ),
+            (
+                [k0[1], own(m0[1]), other(m0[0])],
+                [k1[1], own(m1[1]), other(m1[0])],
+            ),
+        ]
     }
 
     /// A cell's clipped vector (the policy's and the value's input), from its four keys.

@@ -33,10 +33,15 @@ pub fn split_rows(keys: [u8; 4]) -> [usize; 2] {
 /// and `y` ([`key_pairs`] of two directions each).
 #[inline(always)]
 pub(super) fn split_merge(x: [u8; 2], y: [u8; 2]) -> [usize; 2] {
-    [
-        KEYS + 1 + merge(x[0], y[0]),
-        KEYS + 1 + PAIRS + merge(x[1], y[1]),
-    ]
+    let [own, other] = merged(x, y);
+    [KEYS + 1 + own, KEYS + 1 + PAIRS + other]
+}
+
+/// The pairs of both sides (the first side's, then the other's) of a cell whose directions'
+/// keys give the pairs `x` and `y` ([`key_pairs`] of two directions each).
+#[inline(always)]
+pub(super) fn merged(x: [u8; 2], y: [u8; 2]) -> [usize; 2] {
+    [merge(x[0], y[0]), merge(x[1], y[1])]
 }
 
 /// The pair `a (a + 1) / 2 + b` of two patterns `a >= b`.

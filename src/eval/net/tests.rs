@@ -297,6 +297,31 @@ fn the_kernels_agree_on_every_key() {
     }
 }
 
+/// The rows both sides' sums lose and gain at a change of one key, looked up once for both
+/// ([`Network::changed_rows_both`]), are each side's own ([`Network::changed_rows`]): white's
+/// keys being black's with their two patterns swapped.
+#[test]
+fn both_sides_changed_rows_are_each_sides_own() {
+    let swap = |k: u8| (k as usize % PATTERNS * PATTERNS + k as usize / PATTERNS) as u8;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    for net in [random_net(2), random_net6(2)] {
+        let net = Network::from_bytes(&net).expect("net");
+        for _ in 0..20_000 {
+            let black = [0; 4].map(|_| (rng.next_u32() % KEYS as u32) as u8);
+            let d = rng.next_u32() as usize % 4;
+            let mut black_new = black;
+            black_new[d] = (rng.next_u32() % KEYS as u32) as u8;
+            let old = [black, black.map(swap)];
+            let new = [black_new, black_new.map(swap)];
+            let both = net.changed_rows_both(old, new, d);
+            for s in 0..2 {
+                let (lose, gain) = net.changed_rows(old[s], new[s], d);
+                assert_eq!((both[s].0, both[s].1), (lose, gain), "{old:?} {new:?} {d}");
+            }
+        }
+    }
+}
+
 /// The value layers give the same bits with either kernel, at the fixed widths (16, 32, 64)
 /// and at others, on random board sums as large as a full board makes them.
 #[test]
