@@ -178,8 +178,9 @@ pub struct Engine {
     /// Moves the search leaves out ([`Engine::set_excluded`]).
     excluded: Vec<Pos>,
     /// The openings the engine placed in its opening stages, kept from game to game
-    /// ([`Engine::placed_openings`]).
-    placed: opening::placed::Placed,
+    /// ([`Engine::placed_openings`]), and shared with other engines given the same record
+    /// ([`Engine::share_placed_openings`]).
+    placed: opening::placed::Shared,
     /// The position database, if one is open ([`Engine::set_db`]).
     #[cfg(feature = "db")]
     db: Option<Db>,
@@ -216,7 +217,7 @@ impl Engine {
             status: GameStatus::Ongoing,
             earlier: Vec::new(),
             excluded: Vec::new(),
-            placed: opening::placed::Placed::default(),
+            placed: opening::placed::Shared::default(),
             #[cfg(feature = "db")]
             db: None,
             #[cfg(feature = "db")]
@@ -337,12 +338,18 @@ impl Engine {
     /// The openings the engine placed in its opening stages (each position after a stone it
     /// placed, up to symmetry), kept across games so that a varying engine does not place
     /// one symmetric to an earlier one while other balanced candidates remain.
-    pub fn placed_openings(&self) -> &opening::placed::Placed {
-        &self.placed
+    pub fn placed_openings(&self) -> std::sync::MutexGuard<'_, opening::placed::Placed> {
+        opening::placed::lock(&self.placed)
+    }
+    /// Keeps the openings placed in `record` from now on (leaving the engine's own record):
+    /// engines given the same record (a server's games) keep clear of each other's
+    /// openings as of their own. Each step locks it briefly, never across a search.
+    pub fn share_placed_openings(&mut self, record: opening::placed::Shared) {
+        self.placed = record;
     }
     /// Forgets the openings placed: the next ones may repeat any of them.
     pub fn forget_openings(&mut self) {
-        self.placed.clear();
+        self.placed_openings().clear();
     }
     /// Reseeds the engine's random choices.
     pub fn set_seed(&mut self, seed: u64) {

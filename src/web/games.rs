@@ -52,6 +52,7 @@ impl Games {
             setup: Setup {
                 eval: options.eval.clone(),
                 db: options.db.clone(),
+                placed: Default::default(),
             },
             next: Mutex::new(crate::engine::clock_seed()),
         }

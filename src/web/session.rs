@@ -23,6 +23,9 @@ pub struct Setup {
     pub eval: crate::eval::Evaluation,
     /// The position database (`None`: none).
     pub db: Option<crate::db::Db>,
+    /// The openings the games' engines placed, one record for all the server's games, so
+    /// that a new game's engine keeps clear of the openings of the games before it.
+    pub placed: crate::engine::opening::placed::Shared,
 }
 
 /// Who the person plays.
@@ -127,6 +130,7 @@ impl Session {
         engine.set_seed(clock_seed());
         engine.set_random_margin(checked.vary);
         engine.set_db(setup.db.clone());
+        engine.share_placed_openings(setup.placed.clone());
         let mut session = Session {
             id,
             engine: None,
@@ -656,5 +660,63 @@ fn placeholder_state() -> State {
         human: String::new(),
         strength: super::strength::default_strength(),
         opening: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+
+    #[test]
+    fn the_games_of_one_server_share_the_record_of_openings_placed() {
+        let setup = Setup {
+            eval: crate::eval::Evaluation::Default,
+            db: None,
+            placed: Default::default(),
+        };
+        let new = |id: &str| {
+            let strength = super::super::strength::default_strength();
+            let human = Human::Plays(Color::White);
+            Session::new(
+                id.into(),
+                15,
+                Rule::Freestyle,
+                human,
+                strength,
+                &setup,
+                None,
+            )
+            .unwrap()
+        };
+        let (mut first, mut second) = (new("a"), new("b"));
+        let stage = Opening::new(OpeningRule::Swap, 15, Rule::Freestyle).unwrap();
+        let limits = Limits {
+            depth: Some(2),
+            nodes: Some(1_000),
+            ..Limits::default()
+        };
+        let engine = first.engine.as_mut().unwrap();
+        let d = engine.opening_decision(&stage, &limits, &|| false).unwrap();
+        let Action::Place(p) = d.action else {
+            panic!("a stone, not {d:?}")
+        };
+        // The other game's engine and the server's record hold the stone placed.
+        let holds = |s: &Session| {
+            s.engine
+                .as_ref()
+                .unwrap()
+                .placed_openings()
+                .contains(15, &[p])
+        };
+        assert!(holds(&second));
+        assert_eq!(crate::engine::opening::placed::lock(&setup.placed).len(), 1);
+        // So do a game rebuilt after a failed search and a game made after them.
+        second.rebuild();
+        assert!(holds(&second));
+        assert!(holds(&new("c")));
+        // Forgetting in one game forgets for all.
+        second.engine.as_mut().unwrap().forget_openings();
+        assert!(!holds(&first));
     }
 }

@@ -10,6 +10,7 @@
 use crate::symmetry::Sym;
 use crate::types::Pos;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The most openings kept: beyond it the record starts again, empty (a front end that
 /// plays for months does not grow without bound; 100,000 keys of a few stones are a few
@@ -37,6 +38,17 @@ pub fn key(size: usize, stones: &[Pos]) -> Key {
         })
         .min()
         .unwrap_or_default()
+}
+
+/// A record shared by engines (a server's games), each locking it for a step.
+pub type Shared = Arc<Mutex<Placed>>;
+
+/// Locks a shared record. A lock poisoned by a panic elsewhere still holds whole entries
+/// (each change is one map update), so it is used, not given up.
+pub fn lock(record: &Shared) -> MutexGuard<'_, Placed> {
+    record
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The record: the keys of the positions placed, each with how many times it was placed

@@ -120,10 +120,11 @@ impl Engine {
         };
         if !placed.is_empty() {
             let after = with(opening.stones(), &placed);
+            let mut record = self.placed_openings();
             if ends_stones(opening, &decision.action) {
-                self.placed.end(opening.size(), &after);
+                record.end(opening.size(), &after);
             } else {
-                self.placed.insert(opening.size(), &after);
+                record.insert(opening.size(), &after);
             }
         }
         Some(decision)
@@ -303,16 +304,17 @@ impl Engine {
         let size = self.board().size();
         let mut pool = moves.to_vec();
         self.shuffle(&mut pool);
-        let placed = &self.placed;
-        pool.sort_by_cached_key(|&(p, s)| rank(placed, size, &with(stones, &[p]), off(s), margin));
+        let placed = self.placed_openings();
+        pool.sort_by_cached_key(|&(p, s)| rank(&placed, size, &with(stones, &[p]), off(s), margin));
         let first = pool.first().copied()?;
         let order = rank(
-            &self.placed,
+            &placed,
             size,
             &with(stones, &[first.0]),
             off(first.1),
             margin,
         );
+        drop(placed);
         self.spend_if_wide(stones, order);
         Some(first)
     }
@@ -324,7 +326,7 @@ impl Engine {
     fn spend_if_wide(&mut self, stones: &[Pos], order: (u8, u32, u32, i32)) {
         if order.0 >= 2 {
             let size = self.board().size();
-            self.placed.spend(size, stones);
+            self.placed_openings().spend(size, stones);
         }
     }
 
@@ -442,13 +444,14 @@ impl Engine {
         let mut pool = scored;
         if self.config.random_margin.is_some() {
             self.shuffle(&mut pool);
-            let placed = &self.placed;
-            pool.sort_by_cached_key(|c| rank(placed, size, &c.1, c.2.abs(), EVEN_WINDOW));
-            if let Some(c) = pool.first() {
-                self.spend_if_wide(
-                    stones,
-                    rank(&self.placed, size, &c.1, c.2.abs(), EVEN_WINDOW),
-                );
+            let placed = self.placed_openings();
+            pool.sort_by_cached_key(|c| rank(&placed, size, &c.1, c.2.abs(), EVEN_WINDOW));
+            let order = pool
+                .first()
+                .map(|c| rank(&placed, size, &c.1, c.2.abs(), EVEN_WINDOW));
+            drop(placed);
+            if let Some(order) = order {
+                self.spend_if_wide(stones, order);
             }
         } else {
             pool.sort_by_key(|c| c.2.abs());

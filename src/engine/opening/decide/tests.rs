@@ -86,7 +86,7 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
     let scored = vec![(0, a.clone(), 10), (1, b.clone(), -40), (2, c, 500)];
     let mut e = Engine::new(15, Rule::Renju).unwrap();
     // Without variety: the nearest even, placed before or not.
-    e.placed.insert(15, &a);
+    e.placed_openings().insert(15, &a);
     assert_eq!(
         e.choose_balanced(&[at("h8"), at("h9")], scored.clone(), None, &|| false),
         Some((0, 10))
@@ -94,7 +94,8 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
     // Varying: the balanced candidate not placed before (a's mirror image counts as a).
     e.set_random_margin(Some(30));
     e.forget_openings();
-    e.placed.insert(15, &[at("h8"), at("h9"), at("g9")]);
+    e.placed_openings()
+        .insert(15, &[at("h8"), at("h9"), at("g9")]);
     for seed in 1..=8 {
         e.set_seed(seed);
         assert_eq!(
@@ -103,7 +104,7 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
         );
     }
     // Both balanced ones placed: either again, never the unbalanced one.
-    e.placed.insert(15, &b);
+    e.placed_openings().insert(15, &b);
     let picks: Vec<usize> = (1..=16)
         .map(|seed| {
             e.set_seed(seed);
