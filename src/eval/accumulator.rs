@@ -312,10 +312,16 @@ impl Accumulator {
         if RECORD {
             self.save(p.index());
         }
+        // A stone's inputs are all KEYS, whose rows are zero.
+        let stone = !board.is_empty(p);
         for me in Color::ALL {
             let s = me.index();
             let inputs = net.inputs(board, p, me);
-            let new = sum_rows_scalar(net.cell_rows(inputs));
+            let new = if stone {
+                [0; FEATURES]
+            } else {
+                sum_rows_scalar(net.cell_rows(inputs))
+            };
             self.inputs[p.index()][s] = inputs;
             let slot = &mut self.sums_of_cells[p.index()].0[s];
             let (before, after) = (clip(slot), clip(&new));
@@ -417,7 +423,12 @@ impl Accumulator {
         let mut sum = self.sums[s];
         let (moved, changed) = board.changed_by(self.synced);
         if !moved.is_none() {
-            let stone = sum_rows_scalar(net.cell_rows(net.inputs(board, moved, me)));
+            // The move's cell: a stone now, whose rows are zero.
+            let stone = if board.is_empty(moved) {
+                sum_rows_scalar(net.cell_rows(net.inputs(board, moved, me)))
+            } else {
+                [0; FEATURES]
+            };
             let (before, after) = (clip(&self.sums_of_cells[moved.index()].0[s]), clip(&stone));
             for i in 0..FEATURES {
                 sum[i] = sum[i].wrapping_add(after[i] - before[i]);
