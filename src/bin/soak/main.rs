@@ -85,7 +85,7 @@ struct Args {
     mem_allowance_mb: u64,
     /// The least max_memory the engine plays within (MB). Below it the engine says so in
     /// an ERROR or MESSAGE and plays with its least tables, and is held to this instead.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 10)]
     least_memory_mb: u64,
     /// Play every game at one of these max_memory values (MB, repeatable; 0 = no limit),
     /// taken in turn by game index, instead of drawing one.
