@@ -13,9 +13,10 @@ use crate::engine::Engine;
 use crate::search::{mate_distance, Limits, Outcome, RootScores};
 use crate::types::{Color, Pos};
 use rand_xoshiro::rand_core::RngCore;
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use variety::{ends_stones, rank};
+use variety::ends_stones;
 
 /// White's 4th stones tried under Soosorv (the search's best few): each costs a search of
 /// black's fifth moves.
@@ -377,7 +378,7 @@ impl Engine {
     /// there by a short search), the one the engine places, with its score. Without
     /// variety: the nearest even. When the engine varies its play
     /// ([`crate::engine::Config::random_margin`]) the candidates are tried in the order of
-    /// [`rank`], with even as the ideal and [`EVEN_WINDOW`] as the window: new balanced
+    /// [`variety::rank`], with even as the ideal and [`EVEN_WINDOW`] as the window: new balanced
     /// positions first, then ways to new final positions, then wider windows, and a
     /// position whose every continuation was placed before last. Either way up to
     /// [`CHECKED`] of them are searched deeper, and the first that stays within the window
@@ -391,19 +392,11 @@ impl Engine {
         deeper: Option<&Limits>,
         stopped: &dyn Fn() -> bool,
     ) -> Option<(T, i32)> {
-        let size = self.board().size();
         let mut pool = scored;
         if self.config.random_margin.is_some() {
-            self.shuffle(&mut pool);
-            let placed = self.placed_openings();
-            pool.sort_by_cached_key(|c| rank(&placed, size, &c.1, c.2.abs(), EVEN_WINDOW));
-            let order = pool
-                .first()
-                .map(|c| rank(&placed, size, &c.1, c.2.abs(), EVEN_WINDOW));
-            drop(placed);
-            if let Some(order) = order {
-                self.spend_if_wide(stones, order);
-            }
+            self.order_varied(stones, &mut pool, EVEN_WINDOW, |c| {
+                (Cow::Borrowed(&c.1[..]), c.2.abs())
+            });
         } else {
             pool.sort_by_key(|c| c.2.abs());
         }

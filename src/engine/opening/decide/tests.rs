@@ -1,6 +1,7 @@
 //! The opening decisions' tests: each rule played on both sides, the choice of colour,
 //! the offers and picks, and the variety of the openings placed.
 
+use super::variety::rank;
 use super::*;
 use crate::engine::opening::placed::{key, Placed};
 use crate::engine::opening::{OpeningRule, Player};

@@ -8,6 +8,7 @@ use crate::engine::opening::placed::Placed;
 use crate::engine::opening::state::Opening;
 use crate::types::Pos;
 use rand_xoshiro::rand_core::RngCore;
+use std::borrow::Cow;
 
 impl Engine {
     /// Shuffles `items` in place (Fisher-Yates, by the engine's generator).
@@ -20,9 +21,8 @@ impl Engine {
 
     /// Of `moves` after `stones` (each with its score), the one a varying engine plays when
     /// `off` says how far a score stands from the ideal (0 for the ideal): the first in the
-    /// order of [`rank`] with `margin` as the window (random among equals); `stones` spent
-    /// when none is new and within the window ([`Engine::spend_if_wide`]). `None` when
-    /// `moves` is empty.
+    /// order of [`Engine::order_varied`] with `margin` as the window. `None` when `moves`
+    /// is empty.
     pub(super) fn vary(
         &mut self,
         stones: &[Pos],
@@ -30,22 +30,41 @@ impl Engine {
         margin: i32,
         off: &dyn Fn(i32) -> i32,
     ) -> Option<(Pos, i32)> {
-        let size = self.board().size();
         let mut pool = moves.to_vec();
-        self.shuffle(&mut pool);
+        self.order_varied(stones, &mut pool, margin, |&(p, s)| {
+            (Cow::Owned(with(stones, &[p])), off(s))
+        });
+        pool.first().copied()
+    }
+
+    /// Orders the candidates after `stones` as a varying engine tries them: shuffled, then
+    /// by [`rank`] of the position each makes and its distance from the ideal (`made`),
+    /// with `near` as the window (random among equals); `stones` spent when the first is
+    /// not new and within the window ([`Engine::spend_if_wide`]).
+    pub(super) fn order_varied<C>(
+        &mut self,
+        stones: &[Pos],
+        pool: &mut Vec<C>,
+        near: i32,
+        made: impl Fn(&C) -> (Cow<'_, [Pos]>, i32),
+    ) {
+        self.shuffle(pool);
+        let size = self.board().size();
         let placed = self.placed_openings();
-        pool.sort_by_cached_key(|&(p, s)| rank(&placed, size, &with(stones, &[p]), off(s), margin));
-        let first = pool.first().copied()?;
-        let order = rank(
-            &placed,
-            size,
-            &with(stones, &[first.0]),
-            off(first.1),
-            margin,
-        );
+        let mut ranked: Vec<_> = pool
+            .drain(..)
+            .map(|c| {
+                let (after, off) = made(&c);
+                (rank(&placed, size, &after, off, near), c)
+            })
+            .collect();
         drop(placed);
-        self.spend_if_wide(stones, order);
-        Some(first)
+        // Stable: equal ranks keep the shuffled order.
+        ranked.sort_by_key(|r| r.0);
+        if let Some(&(order, _)) = ranked.first() {
+            self.spend_if_wide(stones, order);
+        }
+        pool.extend(ranked.into_iter().map(|r| r.1));
     }
 
     /// When the first candidate in the order of [`rank`] after `stones` lies outside the
