@@ -67,6 +67,9 @@ struct Uses {
     /// position before it each time that final position is placed again (what follows it
     /// has, as far as the engine knows, no new position left).
     spent: u32,
+    /// How far from even (centi-stones, either way) the deeper search that checks a
+    /// balanced candidate last found the position, if one did.
+    checked: Option<i32>,
 }
 
 impl Placed {
@@ -83,6 +86,22 @@ impl Placed {
     /// How many times `stones` (or a position symmetric to it) was spent ([`Placed::end`]).
     pub fn spent(&self, size: usize, stones: &[Pos]) -> u32 {
         self.uses(size, stones).spent
+    }
+
+    /// How far from even the last deeper check found `stones` (or a position symmetric
+    /// to it), if one did ([`Placed::judge`]).
+    pub fn checked(&self, size: usize, stones: &[Pos]) -> Option<i32> {
+        self.uses(size, stones).checked
+    }
+
+    /// Records that a deeper search found `stones` `off` centi-stones from even (either
+    /// way), placed or not: a short search misjudged it once, and the engine does not
+    /// take its word again.
+    pub fn judge(&mut self, size: usize, stones: &[Pos], off: i32) {
+        if self.keys.len() >= PLACED_CAP {
+            self.keys.clear();
+        }
+        self.keys.entry(key(size, stones)).or_default().checked = Some(off.abs());
     }
 
     fn uses(&self, size: usize, stones: &[Pos]) -> Uses {
@@ -193,6 +212,23 @@ mod tests {
         assert_eq!(record.spent(15, &stones("h8 h9 i9")), 2);
         assert_eq!(record.spent(15, &stones("h8 h9")), 1);
         assert_eq!(record.spent(15, &stones("h8")), 0, "never placed");
+        assert_eq!(record.times(15, &stones("h8 h9")), 1);
+    }
+
+    #[test]
+    fn a_checked_position_keeps_its_deeper_score_and_is_not_placed() {
+        let mut record = Placed::default();
+        assert_eq!(record.checked(15, &stones("h8 h9")), None);
+        record.judge(15, &stones("h8 h9"), -240);
+        assert_eq!(
+            record.checked(15, &stones("h8 g8")),
+            Some(240),
+            "symmetric, either way"
+        );
+        assert!(!record.contains(15, &stones("h8 h9")));
+        record.insert(15, &stones("h8 h9"));
+        record.judge(15, &stones("h8 h9"), 30);
+        assert_eq!(record.checked(15, &stones("h8 h9")), Some(30));
         assert_eq!(record.times(15, &stones("h8 h9")), 1);
     }
 }

@@ -383,8 +383,11 @@ impl Engine {
     /// position whose every continuation was placed before last. Either way up to
     /// [`CHECKED`] of them are searched deeper, and the first that stays within the window
     /// there is taken (else the nearest even by the deeper searches), so that the short
-    /// search's misjudgements are caught. `stones` is the position the candidates follow:
-    /// it is spent when none of them is new and balanced ([`Engine::spend_if_wide`]).
+    /// search's misjudgements are caught; a varying engine keeps each deeper score
+    /// ([`crate::engine::opening::placed::Placed::judge`]) and ranks the candidate by it
+    /// from then on, so that it does not fall for the same misjudgement again. `stones` is
+    /// the position the candidates follow: it is spent when none of them is new and
+    /// balanced ([`Engine::spend_if_wide`]).
     fn choose_balanced<T: Copy>(
         &mut self,
         stones: &[Pos],
@@ -392,11 +395,24 @@ impl Engine {
         deeper: Option<&Limits>,
         stopped: &dyn Fn() -> bool,
     ) -> Option<(T, i32)> {
+        let size = self.board().size();
+        let varying = self.config.random_margin.is_some();
         let mut pool = scored;
-        if self.config.random_margin.is_some() {
-            self.order_varied(stones, &mut pool, EVEN_WINDOW, |c| {
-                (Cow::Borrowed(&c.1[..]), c.2.abs())
+        if varying {
+            // A deeper check made before outranks the short search's score.
+            let placed = self.placed_openings();
+            let mut judged: Vec<(Candidate<T>, i32)> = pool
+                .drain(..)
+                .map(|c| {
+                    let off = placed.checked(size, &c.1).unwrap_or(c.2.abs());
+                    (c, off)
+                })
+                .collect();
+            drop(placed);
+            self.order_varied(stones, &mut judged, EVEN_WINDOW, |(c, off)| {
+                (Cow::Borrowed(&c.1[..]), *off)
             });
+            pool.extend(judged.into_iter().map(|(c, _)| c));
         } else {
             pool.sort_by_key(|c| c.2.abs());
         }
@@ -414,6 +430,9 @@ impl Engine {
                 continue;
             }
             let s = self.searched(&check).score;
+            if varying {
+                self.placed_openings().judge(size, after, s);
+            }
             if best.is_none_or(|(_, b)| s.abs() < b.abs()) {
                 best = Some((*t, s));
             }

@@ -137,9 +137,11 @@ fn new_ways_come_before_spent_ones_and_the_windows_widen_in_steps() {
     assert!(order(&used, 50) < order(&new, EVEN_WINDOW + 1));
     assert!(order(&new, VARIETY_WINDOW) < order(&used, EVEN_WINDOW + 1));
     assert!(order(&used, VARIETY_WINDOW) < order(&new, VARIETY_WINDOW + 1));
-    // A new position within the widest window before a spent one is placed again.
-    assert!(order(&new, WIDEST_WINDOW) < order(&spent, 0));
-    assert!(order(&spent, 0) < order(&new, WIDEST_WINDOW + 1));
+    // A spent balanced position is placed again before a new one beyond the variety
+    // window, and that before one beyond the widest window.
+    assert!(order(&spent, 0) < order(&new, VARIETY_WINDOW + 1));
+    assert!(order(&new, WIDEST_WINDOW) < order(&spent, EVEN_WINDOW + 1));
+    assert!(order(&new, WIDEST_WINDOW) < order(&new, WIDEST_WINDOW + 1));
     // Nearer the ideal first among new positions outside the window.
     assert!(order(&new, 100) < order(&new, 120));
 }

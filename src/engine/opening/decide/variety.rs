@@ -109,8 +109,12 @@ pub(super) fn ends_stones(opening: &Opening, action: &Action) -> bool {
 ///    placed first: new final positions may still follow them;
 /// 2. new positions within [`VARIETY_WINDOW`] (or `near` if wider), nearest first;
 /// 3. positions placed before but not spent within that window, the least placed first;
-/// 4. new positions within [`WIDEST_WINDOW`], nearest first;
-/// 5. spent positions within `near`, the least spent first, then the least placed;
+/// 4. spent positions within `near`, the least spent first, then the least placed: a
+///    balanced position placed again is worth more than a new one further than
+///    [`VARIETY_WINDOW`] from even, where a short search's error makes the opening a
+///    gift to one side (and where a rule has few final positions, as swap after the
+///    first move with its 36 points, every one is placed again sooner or later);
+/// 5. new positions within [`WIDEST_WINDOW`], nearest first;
 /// 6. the rest, new positions first, nearest first.
 pub(super) fn rank(
     placed: &Placed,
@@ -127,8 +131,8 @@ pub(super) fn rank(
         _ if off <= near && fresh => (1, times, 0, 0),
         _ if off <= wide && new => (2, 0, 0, off),
         _ if off <= wide && fresh => (3, times, 0, off),
-        _ if off <= WIDEST_WINDOW && new => (4, 0, 0, off),
-        _ if off <= near => (5, spent, times, 0),
+        _ if off <= near => (4, spent, times, 0),
+        _ if off <= WIDEST_WINDOW && new => (5, 0, 0, off),
         _ => (6, times.min(1), 0, off),
     }
 }
