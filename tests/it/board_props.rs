@@ -465,6 +465,40 @@ fn check_window_codes(b: &Board) {
 }
 
 /// Plays one random game of `steps` actions, checking every property along the way.
+/// The cells the move at `p` lists as changed (`Board::last_changed`, which the net's
+/// accumulator reads to update each cell once): the move's point first, then empty cells on
+/// the four lines through it, none twice, and among them every cell whose patterns or
+/// classes differ from `was` (the snapshot before the move).
+fn check_changed(b: &Board, p: Pos, was: &Snapshot) {
+    let listed: Vec<Pos> = b.last_changed().collect();
+    assert_eq!(listed.first(), Some(&p), "the move's point comes first");
+    let mut seen = std::collections::HashSet::new();
+    for &q in &listed[1..] {
+        assert!(
+            seen.insert(q),
+            "{q:?} listed twice after {p:?}\n{}",
+            diagram(b)
+        );
+        assert!(b.is_empty(q), "a stone listed as changed");
+        let dx = q.x() as i32 - p.x() as i32;
+        let dy = q.y() as i32 - p.y() as i32;
+        assert!(
+            dx == 0 || dy == 0 || dx == dy || dx == -dy,
+            "{q:?} is on no line through {p:?}"
+        );
+    }
+    let now = snapshot(b);
+    for (i, &q) in b.cells().iter().enumerate() {
+        let (a, w) = (&now.cells[i], &was.cells[i]);
+        if q != p && (a.1 != w.1 || a.2 != w.2) {
+            assert!(
+                seen.contains(&q),
+                "{q:?} changed but is not listed after {p:?}"
+            );
+        }
+    }
+}
+
 fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut b = Board::new(size, rule);
@@ -488,7 +522,9 @@ fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
                     b.make_pass();
                 } else {
                     let k = rng.next_u32() as usize % list.len();
-                    b.make(list.as_slice()[k].pos);
+                    let p = list.as_slice()[k].pos;
+                    b.make(p);
+                    check_changed(&b, p, before.last().expect("pushed above"));
                 }
             } else {
                 // Any empty point, forbidden ones included: the board must cope.
@@ -498,7 +534,9 @@ fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
                     .copied()
                     .filter(|&p| b.is_empty(p))
                     .collect();
-                b.make(empties[rng.next_u32() as usize % empties.len()]);
+                let p = empties[rng.next_u32() as usize % empties.len()];
+                b.make(p);
+                check_changed(&b, p, before.last().expect("pushed above"));
             }
         }
         check_generation(&mut b, &mut list);

@@ -339,6 +339,45 @@ fn a_lost_renju_black_answers_a_move_not_an_error() {
     b.end_within(Duration::from_secs(2));
 }
 
+/// The end of a renju game wuzi played as black against Rapfi 0.43 (c-gomoku-cli, 20 s a
+/// game, 2026-12-04): one empty point is left, 6,13, and it is an overline for black. The
+/// brain says so and plays it, since the protocol has no pass; an ERROR there read to
+/// the manager as a loss on time.
+#[test]
+fn renju_black_with_only_forbidden_points_plays_one() {
+    let rows = [
+        "ooooxooooxxxoxo",
+        "ooxxxxooxoxoooo",
+        "oxoooxoxxooxxxx",
+        "xoxooxooxxoxoox",
+        "oxxoxoxxoxxoxxo",
+        "xxoxoxoooxoxxox",
+        "xxooooxxoxxooxo",
+        "xoxxxoooxooxooo",
+        "oxxxoxoxoooxooo",
+        "xoxoooxxxooxxxx",
+        "xxxoxooooxxooxx",
+        "oxooxooxxxoooox",
+        "xxoxxoxooxoxxxo",
+        "oxxoox.xxxxoxox",
+        "xooxxxxoooxxxxo",
+    ];
+    let mut b = Brain::start(4, 15);
+    b.send("BOARD");
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            match c {
+                'x' => b.send(&format!("{x},{y},1")),
+                'o' => b.send(&format!("{x},{y},2")),
+                _ => {}
+            }
+        }
+    }
+    b.send("DONE");
+    assert_eq!(b.answer(), "6,13");
+    b.end_within(Duration::from_secs(2));
+}
+
 #[test]
 fn renju_forbidden_points_are_shown() {
     let mut b = Brain::start(4, 15);

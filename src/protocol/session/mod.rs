@@ -430,10 +430,31 @@ impl Session {
         drop(report);
         self.db_notes(out);
         if best.is_none() {
-            return Err(self.no_move_reason());
+            return self.play_forbidden(out);
         }
         self.play_own(best)?;
         out(&best.to_string());
+        Ok(())
+    }
+
+    /// Renju black with empty points left but every one forbidden: the protocol has no
+    /// pass, and an answer that is not a move reads to a manager as a crash or a loss on
+    /// time, so the brain says why in a MESSAGE and plays a forbidden point, which the
+    /// manager judges by its rules (a loss for black under renju). An error only when the
+    /// board is full.
+    fn play_forbidden(&mut self, out: Out<'_>) -> Result<(), String> {
+        let b = self.engine.board();
+        let Some(p) = b.cells().iter().copied().find(|&p| b.is_empty(p)) else {
+            return Err(self.no_move_reason());
+        };
+        out(&format!(
+            "MESSAGE every empty point is forbidden for black; {p} is played, a forbidden \
+             point, since there is no pass"
+        ));
+        let side = b.to_move();
+        self.engine.play_unchecked(p).map_err(|e| e.to_string())?;
+        self.own = Some(side);
+        out(&p.to_string());
         Ok(())
     }
 
