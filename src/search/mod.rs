@@ -253,8 +253,13 @@ pub struct Searcher<'a> {
     pub root: RootScores,
     /// When the hard time limit ends, if there is one.
     deadline: Option<Instant>,
-    /// Thread index (helpers vary their depths).
+    /// Thread index (0 the main thread).
     pub id: usize,
+    /// A helper whose finished iteration at the depth limit ends the whole search (its
+    /// result is then the deepest): the first thread to reach the limit stops the others,
+    /// so two threads reach a fixed depth sooner than one. Off for the main thread, which
+    /// ends the search anyway, and when the main thread must keep exact root scores.
+    pub ends_at_limit: bool,
     /// Late-move reductions by depth and move index ([`params::LMR_SCALE`]).
     lmr: LmrTable,
     /// The learned evaluation's inputs, kept up to date by the search's makes and undos
@@ -304,6 +309,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             aborted: false,
             root: RootScores::Best,
+            ends_at_limit: false,
             deadline: shared.limits.hard_time.map(|t| shared.start + t),
             id,
             lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),

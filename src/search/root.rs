@@ -127,6 +127,10 @@ impl Searcher<'_> {
             if mate_distance(score).is_some_and(|m| m.abs() <= d) && self.root == RootScores::Best {
                 break;
             }
+            if self.ends_at_limit && d >= max_depth {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
             if self
                 .shared
                 .limits

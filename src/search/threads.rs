@@ -8,7 +8,8 @@ use std::sync::atomic::Ordering;
 /// Searches `board` with `threads` threads (at least one) and returns the main thread's
 /// outcome, or a helper's when it finished a deeper iteration. `root`: which root moves the
 /// main thread scores exactly. Only the main thread reports to `on_info`. The shared stop
-/// flag is raised when the main thread ends, to end the helpers.
+/// flag is raised when the main thread ends, to end the helpers, and by a helper that
+/// finished the depth limit, to end the main thread (unless it keeps exact root scores).
 pub fn run(
     board: &Board,
     shared: &Shared,
@@ -19,7 +20,13 @@ pub fn run(
     let exact_root = root != RootScores::Best;
     let mut out = std::thread::scope(|s| {
         let helpers: Vec<_> = (1..threads.max(1))
-            .map(|id| s.spawn(move || Searcher::new(board, shared, id).think(&mut |_| {})))
+            .map(|id| {
+                s.spawn(move || {
+                    let mut helper = Searcher::new(board, shared, id);
+                    helper.ends_at_limit = !exact_root;
+                    helper.think(&mut |_| {})
+                })
+            })
             .collect();
         let mut main = Searcher::new(board, shared, 0);
         main.root = root;

@@ -128,6 +128,34 @@ fn several_threads_find_wins_and_defences() {
     assert!(share >= 0.9, "two threads: {share}");
 }
 
+/// At a depth limit, whichever thread finishes the limit first ends the search: two and
+/// three threads answer with a finished iteration at exactly the limit, a legal move, on
+/// quiet positions of the balanced openings.
+#[test]
+fn several_threads_end_at_the_depth_limit() {
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    for threads in [2, 3] {
+        let config = Config {
+            threads,
+            ..Config::default()
+        };
+        for row in sample(suite("openings/freestyle15_balanced_s1.tsv"), 40) {
+            let mut e = engine_with(&row, &config);
+            let o = e.think(Level::Full, &limits, &mut |_| {});
+            assert_eq!(o.depth, 6, "{threads} threads, {}", row.id);
+            assert!(
+                e.board().is_empty(o.best),
+                "{threads} threads, {}: {}",
+                row.id,
+                o.best
+            );
+        }
+    }
+}
+
 /// The share of `defend_vcf` rows where the engine's move is a defence (rows without one:
 /// where it sees the loss).
 fn defend_share(rows: &[SuiteRow], budget: u64) -> f64 {
