@@ -464,7 +464,6 @@ fn check_window_codes(b: &Board) {
     }
 }
 
-/// Plays one random game of `steps` actions, checking every property along the way.
 /// The cells the move at `p` lists as changed (`Board::last_changed`, which the net's
 /// accumulator reads to update each cell once): the move's point first, then empty cells on
 /// the four lines through it, none twice, and among them every cell whose patterns or
@@ -499,6 +498,7 @@ fn check_changed(b: &Board, p: Pos, was: &Snapshot) {
     }
 }
 
+/// Plays one random game of `steps` actions, checking every property along the way.
 fn random_game(size: usize, rule: Rule, seed: u64, steps: usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut b = Board::new(size, rule);

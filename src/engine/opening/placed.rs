@@ -98,10 +98,16 @@ impl Placed {
     /// way), placed or not: a short search misjudged it once, and the engine does not
     /// take its word again.
     pub fn judge(&mut self, size: usize, stones: &[Pos], off: i32) {
+        self.entry(size, stones).checked = Some(off.abs());
+    }
+
+    /// The uses of `stones` (or a position symmetric to it), recorded now if they were not;
+    /// at [`PLACED_CAP`] positions the record starts again, empty.
+    fn entry(&mut self, size: usize, stones: &[Pos]) -> &mut Uses {
         if self.keys.len() >= PLACED_CAP {
             self.keys.clear();
         }
-        self.keys.entry(key(size, stones)).or_default().checked = Some(off.abs());
+        self.keys.entry(key(size, stones)).or_default()
     }
 
     fn uses(&self, size: usize, stones: &[Pos]) -> Uses {
@@ -114,10 +120,7 @@ impl Placed {
     /// Records `stones` as placed once more; false when it (or a symmetric position) was
     /// already.
     pub fn insert(&mut self, size: usize, stones: &[Pos]) -> bool {
-        if self.keys.len() >= PLACED_CAP {
-            self.keys.clear();
-        }
-        let uses = self.keys.entry(key(size, stones)).or_default();
+        let uses = self.entry(size, stones);
         uses.times = uses.times.saturating_add(1);
         uses.times == 1
     }
