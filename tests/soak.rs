@@ -1,15 +1,16 @@
 //! The soak harness in short: a dozen games of the brain against itself through the Gomocup
 //! protocol at fast controls (timeout_turn 50-200 ms, short game clocks, any board size),
 //! with the rare paths (TAKEBACK, RESTART, STOP, END while thinking, illegal manager moves,
-//! SWAP2BOARD, memory limits), and the manager finds no fault. The full soak is
-//! `cargo run --release --bin soak -- --games 100 --out DIR`.
+//! SWAP2BOARD, memory limits) and Yixin-Board's opening steps, and the manager finds no
+//! fault. The full soak is `cargo run --release --bin soak -- --games 100 --out DIR`.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-/// A fresh output directory under the system's temporary directory.
-fn out_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wuzi-soak-test-{}", std::process::id()));
+/// A fresh output directory under the system's temporary directory, one per run (`name`
+/// tells the runs of one test process apart).
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wuzi-soak-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -37,12 +38,13 @@ fn jobs() -> &'static str {
     }
 }
 
-#[test]
-fn a_dozen_fast_games_through_the_protocol_have_no_fault() {
-    let out = out_dir();
+/// Runs the soak with `args` at fast controls into a fresh directory; asserts it found no
+/// fault and returns its summary.
+fn soak(args: &[&str]) -> String {
+    let out = out_dir(&args.join("-").replace("--", ""));
     let run = Command::new(env!("CARGO_BIN_EXE_soak"))
-        .args(["--games", "12", "--fast", "--seed", "32"])
-        .args(["--jobs", jobs(), "--tolerance-ms", tolerance_ms()])
+        .args(args)
+        .args(["--fast", "--jobs", jobs(), "--tolerance-ms", tolerance_ms()])
         .arg("--engine")
         .arg(env!("CARGO_BIN_EXE_pbrain-wuzi"))
         .arg("--out")
@@ -72,6 +74,28 @@ fn a_dozen_fast_games_through_the_protocol_have_no_fault() {
         run.status
     );
     assert!(summary.contains("\nfaults: 0\n"), "{summary}");
-    assert!(summary.contains("games: 12 "), "{summary}");
     let _ = std::fs::remove_dir_all(&out);
+    summary
+}
+
+#[test]
+fn a_dozen_fast_games_through_the_protocol_have_no_fault() {
+    let summary = soak(&["--games", "12", "--seed", "32"]);
+    assert!(summary.contains("games: 12 "), "{summary}");
+}
+
+/// Yixin-Board's opening steps, every one answered in full and held to its rule by the
+/// soak's referee (the library's opening stage): Soosorv-8 under renju, and swap2.
+#[test]
+fn yixin_opening_steps_through_the_protocol_have_no_fault() {
+    let summary = soak(&["--games", "2", "--seed", "5", "--opening", "yxsoosorv"]);
+    for step in 1..=6 {
+        assert!(
+            summary.contains(&format!("YXSOOSORVSTEP{step}: 2\n")),
+            "{summary}"
+        );
+    }
+    let summary = soak(&["--games", "2", "--seed", "5", "--opening", "yxswap2"]);
+    assert!(summary.contains("YXSWAP2STEP1: 2\n"), "{summary}");
+    assert!(summary.contains("YXSWAP2STEP2: 2\n"), "{summary}");
 }

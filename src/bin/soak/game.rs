@@ -3,7 +3,7 @@
 //! fits what that engine knows), check every answer with the referee, and end both engines.
 //! The rarer paths live beside this file: [`crate::request`] (one move request: clock,
 //! STOP/END while thinking, timing and memory), [`crate::events`] (TAKEBACK, RESTART,
-//! illegal moves, INFO, ABOUT, YXSHOWFORBID) and [`crate::swap2`].
+//! illegal moves, INFO, ABOUT, YXSHOWFORBID), [`crate::swap2`] and [`crate::yixin`].
 
 use crate::clock::ClockState;
 use crate::dice::Dice;
@@ -144,6 +144,8 @@ impl Game<'_> {
             Opening::Turn => self.place_opening(1),
             Opening::Board(n) => self.place_opening(n),
             Opening::Swap2 => self.swap2()?,
+            Opening::YxSwap2 => self.yixin_swap2()?,
+            Opening::YxSoosorv => self.yixin_soosorv()?,
         }
         // A game may end inside a request (END while an engine thinks).
         while self.rec.ending == Ending::Unfinished {

@@ -8,8 +8,9 @@
 //!
 //! Each game starts two engine processes and draws, from the run seed and its index, the
 //! board size, the rule, the time control, `max_memory`, the threads, the opening (`BEGIN`,
-//! `TURN`, `BOARD`, `SWAP2BOARD`) and rarer paths (TAKEBACK and replay, RESTART, STOP and
-//! YXSTOP while thinking, END while thinking, INFO between moves, illegal manager moves).
+//! `TURN`, `BOARD`, `SWAP2BOARD`, Yixin-Board's `YXSWAP2STEP` and `YXSOOSORVSTEP`) and
+//! rarer paths (TAKEBACK and replay, RESTART, STOP and YXSTOP while thinking, END while
+//! thinking, INFO between moves, illegal manager moves).
 //! Every answer is checked for form, legality (the library's referee), time (the manager's
 //! limit plus a tolerance and slack) and the engine's memory (VmRSS/VmHWM against
 //! `max_memory`); every engine must exit within a second of `END`. The run writes
@@ -19,8 +20,8 @@
 //!
 //! Modules, one concept each: [`plan`] (a game's drawn settings) and [`clock`] (time
 //! control), [`engine`] (the process and its pipes) and [`player`] (an engine in a game),
-//! [`game`] (the script), [`request`] (one move request), [`events`] and [`swap2`] (the
-//! rarer paths), [`referee`] (legality), [`memory`] and [`baseline`], [`fault`],
+//! [`game`] (the script), [`request`] (one move request), [`events`], [`swap2`] and
+//! [`yixin`] (the rarer paths), [`referee`] (legality), [`memory`] and [`baseline`], [`fault`],
 //! [`transcript`], [`report`] (summary and failure files), [`dice`] (seeded draws).
 
 mod baseline;
@@ -38,6 +39,7 @@ mod report;
 mod request;
 mod swap2;
 mod transcript;
+mod yixin;
 
 use clap::Parser;
 use std::path::{Path, PathBuf};
@@ -97,6 +99,10 @@ struct Args {
     /// open or read is a harness error.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
+    /// Play every game with this opening (the board and rule made to allow it), to
+    /// exercise one opening path.
+    #[arg(long, value_enum)]
+    opening: Option<plan::Forced>,
 }
 
 /// The run's settings every game reads.
@@ -121,6 +127,8 @@ pub struct Settings {
     pub memory: Vec<u64>,
     /// The engines' command-line arguments (`--db FILE`).
     pub engine_args: Vec<String>,
+    /// The opening every game plays; `None`: drawn.
+    pub opening: Option<plan::Forced>,
 }
 
 fn main() -> ExitCode {
@@ -169,6 +177,7 @@ fn run(args: Args) -> Result<usize, String> {
         least_memory: args.least_memory_mb << 20,
         memory: args.max_memory_mb.iter().map(|mb| mb << 20).collect(),
         engine_args,
+        opening: args.opening,
     };
     let base = baseline::measure(&settings.engine, &settings.out)?;
     let games: Vec<usize> = if args.only.is_empty() {
@@ -217,7 +226,10 @@ fn play_all(settings: &Settings, games: &[usize], jobs: usize) -> (report::Summa
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&g) = games.get(i) else { break };
-                let plan = plan::Plan::draw(settings.seed, g, settings.fast, &settings.memory);
+                let mut plan = plan::Plan::draw(settings.seed, g, settings.fast, &settings.memory);
+                if let Some(forced) = settings.opening {
+                    plan.force(forced);
+                }
                 if tx.send((g, game::play(plan, settings))).is_err() {
                     break;
                 }
@@ -269,7 +281,7 @@ fn db_counts(file: &Path) -> Result<String, String> {
 /// The run's settings as the summary's first lines.
 fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> String {
     format!(
-        "soak of {}{} ({games} games, seed {}, jobs {}{})\n\
+        "soak of {}{} ({games} games, seed {}, jobs {}{}{})\n\
          time checks: limit + tolerance {} ms + slack {} ms; exit within 1000 ms of END + slack\n\
          memory checks: peak <= max_memory (at least {}) + allowance {}; the engine after one \
          move with a 1 MB table: VmRSS {}, VmHWM {} (its peak since start-up)",
@@ -281,6 +293,10 @@ fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> Stri
         s.seed,
         args.jobs.max(1),
         if s.fast { ", fast controls" } else { "" },
+        s.opening.map_or(String::new(), |o| format!(
+            ", every opening {}",
+            forced_name(o)
+        )),
         s.tolerance.as_millis(),
         s.slack.as_millis(),
         memory::mb(s.least_memory),
@@ -294,7 +310,7 @@ fn header(s: &Settings, args: &Args, base: memory::Sample, games: usize) -> Stri
 fn replay(s: &Settings, g: usize) -> String {
     format!(
         "soak --seed {} --game {g}{}{} --tolerance-ms {} --slack-ms {} --mem-allowance-mb {} \
-         --least-memory-mb {}{} --engine {} --out DIR",
+         --least-memory-mb {}{}{} --engine {} --out DIR",
         s.seed,
         if s.fast { " --fast" } else { "" },
         s.memory
@@ -308,8 +324,18 @@ fn replay(s: &Settings, g: usize) -> String {
         s.engine_args
             .get(1)
             .map_or(String::new(), |f| format!(" --db {f}")),
+        s.opening.map_or(String::new(), |o| format!(
+            " --opening {}",
+            clap::ValueEnum::to_possible_value(&o)
+                .map_or(String::new(), |v| v.get_name().to_string())
+        )),
         s.engine.display()
     )
+}
+
+/// The `--opening` value naming `o`.
+fn forced_name(o: plan::Forced) -> String {
+    clap::ValueEnum::to_possible_value(&o).map_or(String::new(), |v| v.get_name().to_string())
 }
 
 /// `pbrain-wuzi` beside this executable (target/release or target/debug).

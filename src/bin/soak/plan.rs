@@ -32,6 +32,10 @@ pub enum Opening {
     Board(usize),
     /// The Swap2 opening through `SWAP2BOARD` (not under renju).
     Swap2,
+    /// The Swap2 opening through Yixin-Board's `YXSWAP2STEP1` to `3` (not under renju).
+    YxSwap2,
+    /// Renju's Soosorv-8 opening through `YXSOOSORVSTEP1` to `6` (renju on 15x15).
+    YxSoosorv,
 }
 
 impl fmt::Display for Opening {
@@ -41,8 +45,21 @@ impl fmt::Display for Opening {
             Opening::Turn => f.write_str("one stone, then TURN"),
             Opening::Board(n) => write!(f, "BOARD with {n} stones"),
             Opening::Swap2 => f.write_str("SWAP2BOARD"),
+            Opening::YxSwap2 => f.write_str("YXSWAP2STEP"),
+            Opening::YxSoosorv => f.write_str("YXSOOSORVSTEP"),
         }
     }
+}
+
+/// An opening every game of a run plays (`soak --opening`), to exercise one path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Forced {
+    /// Swap2 through `SWAP2BOARD` (freestyle where the drawn rule is renju).
+    Swap2board,
+    /// Swap2 through `YXSWAP2STEP1` to `3` (freestyle where the drawn rule is renju).
+    Yxswap2,
+    /// Soosorv-8 through `YXSOOSORVSTEP1` to `6` (renju on 15x15 in every game).
+    Yxsoosorv,
 }
 
 /// Everything about a game decided before it starts.
@@ -126,7 +143,9 @@ impl Plan {
         let opening = match d.weighted(&[(35, 0), (15, 1), (40, 2), (10, 3)]) {
             0 => Opening::Begin,
             1 => Opening::Turn,
-            3 if rule != Rule::Renju => Opening::Swap2,
+            3 if rule != Rule::Renju && d.chance(0.5) => Opening::Swap2,
+            3 if rule != Rule::Renju => Opening::YxSwap2,
+            3 if size == 15 => Opening::YxSoosorv,
             _ => Opening::Board(d.range(2, 8.min(cells as u64 / 4)) as usize),
         };
         let cap_hi = if fast { 16 } else { 100 };
@@ -149,6 +168,32 @@ impl Plan {
             a_black: d.chance(0.5),
             move_cap,
             end_mid_search_at,
+        }
+    }
+
+    /// Plays the game with the `forced` opening, on a board and under a rule that allow it;
+    /// the rest of the plan stays as drawn.
+    pub fn force(&mut self, forced: Forced) {
+        let keep_bits = self.rule_mask & 2;
+        match forced {
+            Forced::Swap2board | Forced::Yxswap2 => {
+                if self.rule == Rule::Renju {
+                    self.rule_mask = keep_bits;
+                    self.rule = Rule::Freestyle;
+                }
+                self.opening = if forced == Forced::Swap2board {
+                    Opening::Swap2
+                } else {
+                    Opening::YxSwap2
+                };
+            }
+            Forced::Yxsoosorv => {
+                self.size = 15;
+                self.move_cap = self.move_cap.max(6);
+                self.rule_mask = 4 | keep_bits;
+                self.rule = Rule::Renju;
+                self.opening = Opening::YxSoosorv;
+            }
         }
     }
 

@@ -57,12 +57,20 @@ impl Player {
     /// Reads the next answer, skipping `MESSAGE` and `DEBUG` lines and empty lines (as
     /// Piskvork does) and answering `SUGGEST x,y` with `PLAY x,y`; waits until `deadline`.
     pub fn answer(&mut self, deadline: Instant) -> Answer {
+        self.next_line(deadline, false)
+    }
+
+    /// [`Player::answer`], but with `MESSAGE` lines returned too when `messages`.
+    fn next_line(&mut self, deadline: Instant, messages: bool) -> Answer {
         loop {
             let step = deadline.min(Instant::now() + SAMPLE_EVERY);
             match self.proc.read(step) {
                 Read::Line(at, text) => {
                     if is_chatter(&text) {
                         self.note(&text);
+                        if messages && is_message(&text) {
+                            return Answer::Line(at, text);
+                        }
                         continue;
                     }
                     if let Some(p) = suggestion(&text) {
@@ -80,6 +88,33 @@ impl Player {
                         return Answer::Timeout;
                     }
                 }
+            }
+        }
+    }
+
+    /// Reads an opening step's answer as Yixin-Board does: the `MESSAGE` lines that begin
+    /// with `head` (such as `MESSAGE SWAP2 `), each without the head, until `complete`
+    /// says they are all there. Other chatter is skipped; a line that is not chatter (an
+    /// `ERROR`, say) ends the wait as `Err(Answer::Line)`. Waits until `deadline`.
+    pub fn messages(
+        &mut self,
+        head: &str,
+        deadline: Instant,
+        complete: impl Fn(&[String]) -> bool,
+    ) -> Result<(Instant, Vec<String>), Answer> {
+        let mut got = Vec::new();
+        loop {
+            match self.next_line(deadline, true) {
+                Answer::Line(at, text) if is_message(&text) => {
+                    let upper = text.trim().to_ascii_uppercase();
+                    if let Some(rest) = upper.strip_prefix(head) {
+                        got.push(rest.trim().to_string());
+                        if complete(&got) {
+                            return Ok((at, got));
+                        }
+                    }
+                }
+                other => return Err(other),
             }
         }
     }
@@ -117,6 +152,12 @@ fn is_chatter(text: &str) -> bool {
     let t = text.trim();
     let upper = t.get(..8).unwrap_or(t).to_ascii_uppercase();
     t.is_empty() || upper.starts_with("MESSAGE") || upper.starts_with("DEBUG")
+}
+
+/// Is the line a `MESSAGE`?
+fn is_message(text: &str) -> bool {
+    let t = text.trim();
+    t.get(..8).unwrap_or(t).eq_ignore_ascii_case("MESSAGE ")
 }
 
 /// The point of a `SUGGEST x,y` line.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// How long past its limit (and the tolerance) an engine may stay silent before it is taken
 /// for hung and the game stops.
-const HUNG_AFTER: Duration = Duration::from_secs(5);
+pub const HUNG_AFTER: Duration = Duration::from_secs(5);
 
 /// Something sent while the engine thinks.
 enum Interrupt {
@@ -140,7 +140,7 @@ impl Game<'_> {
     /// and one after `STOP` (`after_stop`) to the tolerance and slack alone. The worst
     /// overrun is kept apart for an engine's first answer (`first`), which may pay for
     /// start-up work such as allocating its table.
-    fn check_time(
+    pub fn check_time(
         &mut self,
         p: usize,
         what: &str,
