@@ -38,9 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-validate", action="store_true", help="skip checking every record's contents")
     ap.add_argument("--hidden", type=int, default=d.hidden,
                     help="units of the value's hidden layer (wuzi reads 1 to 256)")
-    ap.add_argument("--net-version", type=int, choices=(1, 6), default=d.net_version,
+    ap.add_argument("--net-version", type=int, choices=(1, 6, 8), default=d.net_version,
                     help="6: with a pair row per side and the policy's window term (version-3 "
-                         "feature files; the built-in 15x15 nets); 1: the direction keys alone")
+                         "feature files; the built-in 15x15 nets); 8: version 6 with the pair "
+                         "rows for each colour to move (renju; from a version-6 --init, its "
+                         "pair rows copied for both); 1: the direction keys alone")
     ap.add_argument("--init", metavar="NET",
                     help="start from this net file (its version and hidden width) instead of "
                          "random weights")

@@ -320,7 +320,7 @@ impl Accumulator {
             let new = if stone {
                 [0; FEATURES]
             } else {
-                sum_rows_scalar(net.cell_rows(inputs))
+                sum_rows_scalar(net.cell_rows(inputs, me))
             };
             self.inputs[p.index()][s] = inputs;
             let slot = &mut self.sums_of_cells[p.index()].0[s];
@@ -425,7 +425,7 @@ impl Accumulator {
         if !moved.is_none() {
             // The move's cell: a stone now, whose rows are zero.
             let stone = if board.is_empty(moved) {
-                sum_rows_scalar(net.cell_rows(net.inputs(board, moved, me)))
+                sum_rows_scalar(net.cell_rows(net.inputs(board, moved, me), me))
             } else {
                 [0; FEATURES]
             };
@@ -443,7 +443,7 @@ impl Accumulator {
                 if old[di] != key {
                     let new = with_key(old, di, key);
                     let mut cell = self.sums_of_cells[q.index()].0[s];
-                    let (lose, gain) = net.changed_rows(old, new, di);
+                    let (lose, gain) = net.changed_rows(old, new, di, me);
                     change_cell(&mut cell, &mut sum, lose, gain);
                 }
             }
@@ -467,7 +467,7 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::net::{random_net, random_net6};
+    use crate::eval::net::{random_net, random_net6, random_net8};
     use crate::movegen::{generate, GenKind, MoveList};
     use crate::types::Rule;
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -484,7 +484,7 @@ mod tests {
     /// ([`Accumulator::update`]).
     #[test]
     fn updates_match_a_recomputation_on_random_games() {
-        let nets = [random_net(5), random_net6(6), random_net(7), random_net6(8)]
+        let nets = [random_net(5), random_net6(6), random_net8(7), random_net6(8)]
             .map(|n| Network::from_bytes(&n).unwrap());
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut syncs, mut ahead) = (0, 0);

@@ -12,7 +12,7 @@ from wuzinet.netfile import NetFileError
 
 F, H = 32, 16
 # Rows of the table and the magic, per version.
-VERSIONS = {1: (144, b"WUZINET1"), 6: (300, b"WUZINET6")}
+VERSIONS = {1: (144, b"WUZINET1"), 6: (300, b"WUZINET6"), 8: (456, b"WUZINET8")}
 
 
 def floats_of(k, windows=False):
@@ -34,16 +34,16 @@ def trained_like_net(seed=3, version=6):
     return net.folded()
 
 
-@pytest.mark.parametrize("version", [1, 6])
+@pytest.mark.parametrize("version", [1, 6, 8])
 def test_layout(tmp_path, version):
     K, magic = VERSIONS[version]
-    FLOATS = floats_of(K, version == 6)
+    FLOATS = floats_of(K, version != 1)
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
     digest = netfile.write_net(path, netfile.params_of(net))
     data = path.read_bytes()
     assert len(digest) == 64
-    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version == 6)
+    assert len(data) == 8 + 12 + 4 * FLOATS + 4 == netfile.file_bytes(K, F, H, version != 1)
     assert data[:8] == magic
     assert struct.unpack_from("<III", data, 8) == (K, F, H)
     assert struct.unpack_from("<I", data, len(data) - 4)[0] == 0xC0FFEE
@@ -63,13 +63,13 @@ def test_layout(tmp_path, version):
     o += F
     assert floats[o] == net.policy.bias.item()
     o += 1
-    if version == 6:
+    if version != 1:
         assert np.array_equal(floats[o : o + netfile.WINDOW_CODES], net.window.detach().numpy())
         o += netfile.WINDOW_CODES
     assert o == FLOATS
 
 
-@pytest.mark.parametrize("version", [1, 6])
+@pytest.mark.parametrize("version", [1, 6, 8])
 def test_round_trip(tmp_path, version):
     net = trained_like_net(version=version)
     path = tmp_path / "n.wznet"
@@ -151,7 +151,7 @@ def test_malformed(tmp_path):
         netfile.params_of(model.WuziNet())
 
 
-@pytest.mark.parametrize("version", [1, 6])
+@pytest.mark.parametrize("version", [1, 6, 8])
 def test_reference_forward_matches_model(version):
     net = trained_like_net(5, version)
     params = netfile.params_of(net)
@@ -166,6 +166,32 @@ def test_reference_forward_matches_model(version):
         assert np.all(np.isneginf(rlogits[~empty])) and np.all(np.isneginf(logits[i][~empty].numpy()))
         assert np.allclose(rlogits[empty], logits[i][empty].numpy(), atol=1e-4)
         assert abs(probs.sum() - 1) < 1e-9 and np.all(probs[~empty] == 0)
+
+
+def test_a_version_8_net_reads_its_pair_rows_by_the_colour_to_move():
+    """With black to move (an even number of stones) a version-8 net made from a version-6
+    net's rows is that net; with white to move it reads the second set, so changing the
+    second set changes white's positions alone."""
+    six = trained_like_net(5, 6)
+    params = netfile.with_colour_pairs(netfile.params_of(six))
+    assert params["embedding"].shape == (456, F)
+    eight = model.WuziNet(version=8)
+    netfile.load_into(eight, params)
+    keys, windows = synthetic_inputs(30, 15, 6)
+    stones = (keys[:, :, 0] == features.OCCUPIED).sum(axis=1)
+    assert {0, 1} <= set(stones % 2)
+    idx = model.WuziNet.prepare_keys(torch.from_numpy(keys))
+    w = torch.from_numpy(windows.astype(np.int64))
+    with torch.no_grad():
+        assert all(torch.equal(a, b) for a, b in zip(six(idx, w), eight(idx, w)))
+        eight.embedding[300:] += 0.25
+        z8, _ = eight(idx, w)
+        z6, _ = six(idx, w)
+    white = torch.from_numpy(stones % 2 == 1)
+    assert torch.equal(z8[~white], z6[~white])
+    assert not torch.any(z8[white] == z6[white])
+    with pytest.raises(NetFileError, match="version-6"):
+        netfile.with_colour_pairs(netfile.params_of(trained_like_net(5, 1)))
 
 
 def test_check_net_cli(tmp_path, capsys):
@@ -207,7 +233,7 @@ def test_dropped_versions_are_refused(tmp_path, capsys, version):
 
     data = window_net_bytes(version)
     assert len(data) == 965_540
-    message = rf"magic b'WUZINET{version}', expected b'WUZINET1' or b'WUZINET6' \(version {version} is no longer read"
+    message = rf"magic b'WUZINET{version}', expected b'WUZINET1', b'WUZINET6' or b'WUZINET8' \(version {version} is no longer read"
     with pytest.raises(NetFileError, match=message):
         netfile.from_bytes(data)
     # The command line says so, without a traceback.

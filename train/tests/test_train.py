@@ -217,6 +217,29 @@ def test_a_version_6_net_trains_on_window_codes(tmp_path, capsys):
     assert "version-3 feature files" in capsys.readouterr().err
 
 
+def test_a_version_8_net_starts_from_a_version_6_net(tmp_path, capsys):
+    """``--net-version 8 --init SIX``: the version-6 net's pair rows for both colours, the
+    same held-out losses before training; then it trains its colours apart."""
+    base, _ = window_features(tmp_path, 44)
+    six = tmp_path / "six.wznet"
+    assert train_cli.main(base + ["--epochs", "2", "--out", str(six), "--net-version", "6"]) == 0
+    eight = tmp_path / "eight.wznet"
+    assert train_cli.main(base + ["--epochs", "1", "--out", str(eight), "--init", str(six),
+                                  "--net-version", "8"]) == 0
+    assert eight.read_bytes()[:8] == b"WUZINET8"
+    report = json.loads(eight.with_suffix(".json").read_text())
+    assert report["net"]["version"] == 8 and report["net"]["K"] == 456
+    before = json.loads(six.with_suffix(".json").read_text())["held_out_quantised"]
+    start = report["held_out_initial"]
+    assert abs(start["value_loss"] - before["value_loss"]) < 2e-3
+    e = netfile.read_net(eight)["embedding"]
+    assert not np.array_equal(e[144:300], e[300:])
+    # Without --net-version 8 the version-6 file starts a version-6 net, as before.
+    again = tmp_path / "again.wznet"
+    assert train_cli.main(base + ["--epochs", "0", "--out", str(again), "--init", str(six)]) == 0
+    assert again.read_bytes()[:8] == b"WUZINET6"
+
+
 def test_value_only_training_keeps_the_cells_and_the_policy(tmp_path, capsys):
     base, _ = window_features(tmp_path, 43)
     args = base + ["--epochs", "2", "--net-version", "6"]

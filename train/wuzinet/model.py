@@ -5,7 +5,11 @@ table E shared by the four directions; ``h_c = sum_d E[key(c, d)]``. A version-6
 two rows per cell that see across the directions: with ``own`` the pair of the two
 strongest patterns the side to move would make at c (of its four,
 ``pair(a, b) = a (a + 1) / 2 + b`` for ``a >= b``, 78 pairs) and ``opp`` the other side's,
-rows ``144 + own`` and ``144 + 78 + opp``; so E has 300 rows (144 in version 1).
+rows ``144 + own`` and ``144 + 78 + opp``; so E has 300 rows (144 in version 1). A
+version-8 net has those pair rows twice, the second set (from ``144 + 156``) read when
+white is to move: under renju the same pair is a win for white and a forbidden point for
+black. The side to move follows from the stones (black moves first): white with an odd
+number, so E has 456 rows.
 ``a_c = clamp(h_c, 0, 1)``. Stones contribute nothing.
 
 - Value: ``v_in = sum_c a_c / 32``, Linear(32 -> 16), clamp(0, 1), Linear(16 -> 1): a logit
@@ -51,8 +55,12 @@ PAIRS = PATTERNS * (PATTERNS + 1) // 2  # 78
 # Rows of a version-6 net's table: the keys, a row per pair of the side to move, a row per
 # pair of the other side.
 SPLIT_ROWS = KEYS + 2 * PAIRS  # 300
+# Rows of a version-8 net's table: version 6's, then its pair rows again for white to move.
+COLOUR_ROWS = KEYS + 4 * PAIRS  # 456
 # The rows of the table of each version the trainer makes.
-VERSION_ROWS = {1: KEYS, 6: SPLIT_ROWS}
+VERSION_ROWS = {1: KEYS, 6: SPLIT_ROWS, 8: COLOUR_ROWS}
+# The versions with pair rows and the policy's window term.
+PAIR_VERSIONS = (6, 8)
 
 
 def pair_index(p: torch.Tensor) -> torch.Tensor:
@@ -65,14 +73,24 @@ def pair_index(p: torch.Tensor) -> torch.Tensor:
     return a * (a + 1) // 2 + b
 
 
-def split_rows(idx: torch.Tensor) -> torch.Tensor:
+def split_rows(idx: torch.Tensor, white: torch.Tensor | None = None) -> torch.Tensor:
     """Prepared keys [..., 4] -> the version-6 rows [..., 2] of each cell (the side to
     move's pair, the other side's), as indices of the gather table (pair rows from
-    PAD + 1); PAD for a stone."""
+    PAD + 1); PAD for a stone. ``white`` (version 8; broadcast over the cells): the side
+    to move is white, whose rows stand 2 * PAIRS further."""
     stone = idx[..., :1] == PAD
     k = idx.clamp(max=KEYS - 1)
     rows = torch.stack([pair_index(k // PATTERNS), PAIRS + pair_index(k % PATTERNS)], dim=-1)
+    if white is not None:
+        rows = rows + 2 * PAIRS * white.long()
     return torch.where(stone, PAD, PAD + 1 + rows)
+
+
+def white_to_move(idx: torch.Tensor) -> torch.Tensor:
+    """Prepared keys [B, S*S, 4] -> [B, 1, 1]: is white to move (an odd number of stones;
+    black moves first and nobody passes in wuzi's games)."""
+    stones = (idx[:, :, 0] == PAD).sum(dim=1)
+    return (stones % 2 == 1).reshape(-1, 1, 1)
 
 
 
@@ -141,13 +159,13 @@ def fake_quant(w: torch.Tensor, quant: int) -> torch.Tensor:
 
 
 class WuziNet(nn.Module):
-    """``version``: 6 (a pair row per side and the policy's window term) or 1 (the direction
-    keys alone)."""
+    """``version``: 6 (a pair row per side and the policy's window term), 8 (version 6 with
+    the pair rows for each colour to move) or 1 (the direction keys alone)."""
 
     def __init__(self, features: int = FEATURES, hidden: int = HIDDEN, version: int = 6) -> None:
         super().__init__()
         if version not in VERSION_ROWS:
-            raise ValueError(f"net version {version}: the trainer makes versions 1 and 6")
+            raise ValueError(f"net version {version}: the trainer makes versions 1, 6 and 8")
         self.version = version
         self.embedding = nn.Parameter(torch.empty(VERSION_ROWS[version], features))
         # Training only: the value input normalised per lane (batch statistics while
@@ -160,7 +178,7 @@ class WuziNet(nn.Module):
         self.value2 = nn.Linear(hidden, 1)
         self.policy = nn.Linear(features, 1)
         # Version 6: the policy's window term, starting at zero (it refines the cell's logit).
-        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version == 6 else None
+        self.window = nn.Parameter(torch.zeros(WINDOW_CODES)) if version in PAIR_VERSIONS else None
         # While set, the key vectors and policy weights are rounded as the inference
         # rounds them (the trainer's last epochs, the evaluation of those nets).
         self.quant: int | None = None
@@ -210,6 +228,8 @@ class WuziNet(nn.Module):
         table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
         if self.version == 6:
             idx = torch.cat([idx, split_rows(idx)], dim=-1)
+        elif self.version == 8:
+            idx = torch.cat([idx, split_rows(idx, white_to_move(idx))], dim=-1)
         h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
         # Version 6 trains with the leaky backward (the same forward); version 1 keeps the
         # plain clamp, so that its committed nets are retrained to the same bytes.

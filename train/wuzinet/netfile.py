@@ -7,6 +7,9 @@ row-major), value1.bias[H], value2.weight[H], value2.bias[1], policy.weight[F],
 policy.bias[1], and in version 6 policy.window[6561] (the policy's window term, by window
 code); then the u32 trailer 0xC0FFEE. Nothing else.
 
+Version 8 (``WUZINET8``): version 6 with K = 456, the pair rows twice (those read with
+black to move, then those with white to move, ``model.split_rows``).
+
 Versions 2 to 5 and 7 are not read (no built-in net uses them; nets/README.md, retired
 nets): wuzi refuses them, and so does this reader.
 """
@@ -25,8 +28,12 @@ MAGIC = b"WUZINET1"
 # Version 6: the table adds a row per pair of each side (model.SPLIT_ROWS rows), and the
 # policy has the window table.
 MAGIC6 = b"WUZINET6"
+# Version 8: version 6 with the pair rows for each colour to move.
+MAGIC8 = b"WUZINET8"
 # The rows of the table of each version.
-ROWS = {MAGIC: 144, MAGIC6: 144 + 2 * 78}
+ROWS = {MAGIC: 144, MAGIC6: 144 + 2 * 78, MAGIC8: 144 + 4 * 78}
+# The versions with pair rows and the policy's window table.
+WINDOWED = (MAGIC6, MAGIC8)
 # wuzi keeps the window entries as i16 at this many units per 1.0 (the trainer rounds to it) and
 # refuses a file with an entry beyond WINDOW_LIMIT.
 WINDOW_QUANT = 1024
@@ -74,10 +81,11 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
     magic = next((m for m, rows in ROWS.items() if rows == k), None)
     if magic is None:
         raise NetFileError(f"embedding: {k} rows; a net file has {' or '.join(map(str, ROWS.values()))}")
-    if windows != (magic == MAGIC6):
+    if windows != (magic in WINDOWED):
         raise NetFileError(f"embedding: {k} rows {'with' if windows else 'without'} policy.window: "
                            f"a version-6 net has {ROWS[MAGIC6]} rows and the window table, a "
-                           f"version-1 net {ROWS[MAGIC]} rows and none")
+                           f"version-8 net {ROWS[MAGIC8]} and the table, a version-1 net "
+                           f"{ROWS[MAGIC]} rows and none")
     out = [HEAD.pack(magic, k, f, h)]
     for name, shape in shapes(k, f, h, windows):
         a = np.asarray(params[name], dtype="<f4")
@@ -85,7 +93,7 @@ def to_bytes(params: dict[str, np.ndarray]) -> bytes:
             raise NetFileError(f"{name}: {a.shape}, expected {shape}")
         if not np.all(np.isfinite(a)):
             raise NetFileError(f"{name}: not finite")
-        limit = WINDOW_LIMIT if name == "policy.window" else LIMIT6 if magic == MAGIC6 else LIMIT
+        limit = WINDOW_LIMIT if name == "policy.window" else LIMIT6 if magic in WINDOWED else LIMIT
         if (name in QUANTISED or name.startswith("policy.")) and np.abs(a).max() > limit:
             raise NetFileError(f"{name}: a weight of {np.abs(a).max():.1f}, beyond the inference's {limit:.1f}")
         out.append(a.reshape(shape).tobytes(order="C"))
@@ -100,17 +108,17 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
     magic = data[:8]
     if magic in DROPPED:
         raise NetFileError(
-            f"{where}: magic {magic!r}, expected {MAGIC!r} or {MAGIC6!r} (version "
+            f"{where}: magic {magic!r}, expected {MAGIC!r}, {MAGIC6!r} or {MAGIC8!r} (version "
             f"{magic[-1:].decode()} is no longer read: no built-in net uses it)"
         )
     if magic not in ROWS:
-        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r} or {MAGIC6!r}")
+        raise NetFileError(f"{where}: magic {magic!r}, expected {MAGIC!r}, {MAGIC6!r} or {MAGIC8!r}")
     _, k, f, h = HEAD.unpack_from(data, 0)
     if k != ROWS[magic]:
         raise NetFileError(f"{where}: K={k}, expected {ROWS[magic]} for {magic!r}")
     if not (0 < f <= 4096 and 0 < h <= 4096):
         raise NetFileError(f"{where}: implausible dimensions K={k} F={f} H={h}")
-    windows = magic == MAGIC6
+    windows = magic in WINDOWED
     expected = file_bytes(k, f, h, windows)
     if len(data) != expected:
         raise NetFileError(f"{where}: {len(data)} bytes, expected {expected} for K={k} F={f} H={h}")
@@ -124,6 +132,19 @@ def from_bytes(data: bytes, where: str = "net") -> dict[str, np.ndarray]:
         params[name] = np.frombuffer(data, dtype="<f4", count=n, offset=offset).reshape(shape).copy()
         offset += 4 * n
     return params
+
+
+def with_colour_pairs(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A version-6 net's arrays as a version-8 net's: its pair rows copied for white to
+    move, so the new net computes what the old one did until training tells the colours
+    apart."""
+    e = params["embedding"]
+    if len(e) != ROWS[MAGIC6]:
+        raise NetFileError(f"embedding: {len(e)} rows; only a version-6 net ({ROWS[MAGIC6]}) "
+                           "gains pair rows per colour")
+    out = {k: v.copy() for k, v in params.items()}
+    out["embedding"] = np.concatenate([e, e[144:]]).astype(np.float32)
+    return out
 
 
 def quantised(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -200,16 +221,18 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
     e = params["embedding"].astype(np.float64)
     keys = np.asarray(keys).reshape(-1, 4)
     empty = keys[:, 0] != 255
+    # Version 8: with white to move (an odd number of stones) the pair rows of white's set.
+    colour = 2 * 78 if len(e) == ROWS[MAGIC8] and (~empty).sum() % 2 == 1 else 0
     a = np.zeros((len(keys), e.shape[1]))
     for c in np.nonzero(empty)[0]:
         rows = [int(k) for k in keys[c]]
-        if len(e) == ROWS[MAGIC6]:
+        if len(e) in (ROWS[MAGIC6], ROWS[MAGIC8]):
             # Each side's two strongest patterns of the four, as a pair, pick a row of its own.
             pair = []
             for side in (0, 1):
                 pats = sorted(((k // 12, k % 12)[side] for k in rows[:4]), reverse=True)
                 pair.append(pats[0] * (pats[0] + 1) // 2 + pats[1])
-            rows += [144 + pair[0], 144 + 78 + pair[1]]
+            rows += [144 + colour + pair[0], 144 + colour + 78 + pair[1]]
         a[c] = np.clip(e[rows].sum(axis=0), 0.0, 1.0)
     v_in = a[empty].sum(axis=0) / divisor
     hidden = np.clip(params["value1.weight"].astype(np.float64) @ v_in + params["value1.bias"], 0.0, 1.0)
@@ -218,7 +241,7 @@ def reference_forward(params: dict[str, np.ndarray], keys: np.ndarray, divisor: 
     logits[empty] = a[empty] @ params["policy.weight"].astype(np.float64) + params["policy.bias"][0]
     if "policy.window" in params:
         if windows is None:
-            raise ValueError("a version-6 net needs the window codes")
+            raise ValueError("a version-6 or -8 net needs the window codes")
         codes = np.asarray(windows).reshape(-1, 4).astype(np.int64)
         logits[empty] += params["policy.window"].astype(np.float64)[codes[empty]].sum(axis=1)
     p = np.zeros(len(keys))

@@ -41,11 +41,12 @@ class Config:
     # Units of the value's hidden layer (the net file records it; wuzi reads 1 to 256).
     hidden: int = model.HIDDEN
     # 6: a pair row per side (model.split_rows) and the policy's window term (needs
-    # version-3 feature files; the built-in 15x15 nets); 1: the direction keys alone (the
-    # built-in 20x20 net).
+    # version-3 feature files; the built-in 15x15 nets); 8: version 6 with the pair rows
+    # for each colour to move (renju); 1: the direction keys alone (the built-in 20x20 net).
     net_version: int = 6
     # A net file to start from instead of random weights (its shape decides the net's:
-    # ``shape_of``), e.g. the 15x15 net for a first net of another board size or rule.
+    # ``shape_of``; a version-6 file starts a version-8 net when that is asked for), e.g.
+    # the 15x15 net for a first net of another board size or rule.
     init: str | None = None
     # Where the net trains: "auto" (a CUDA GPU where PyTorch sees one, else the CPU),
     # "cuda" or "cpu". The records stay in the CPU's memory; each batch is copied over.
@@ -143,11 +144,15 @@ class DataError(ValueError):
 
 
 def shape_of(params: dict[str, np.ndarray], cfg: Config) -> Config:
-    """``cfg`` with the net shape of a file's ``params``: its version and hidden width."""
+    """``cfg`` with the net shape of a file's ``params``: its version and hidden width
+    (version 8 kept where it was asked for and the file is version 6: ``start_from``
+    copies its pair rows for each colour)."""
     out = Config(**cfg.__dict__)
     out.hidden = params["value1.weight"].shape[0]
     rows = len(params["embedding"])
-    out.net_version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
+    version = next(v for v, r in model.VERSION_ROWS.items() if r == rows)
+    if not (cfg.net_version == 8 and version == 6):
+        out.net_version = version
     return out
 
 
@@ -158,6 +163,8 @@ def start_from(net: model.WuziNet, params: dict[str, np.ndarray], data: Data, id
     holds the value normalisation folded into value1; it is unfolded around the value
     input's statistics on ``data``, so that training, which normalises by each batch's
     statistics, starts from (nearly) the file's net and not from a shifted one."""
+    if net.version == 8 and len(params["embedding"]) == model.SPLIT_ROWS:
+        params = netfile.with_colour_pairs(params)
     netfile.load_into(net, params)
     norm = net.value_norm
     norm.eps = model.WuziNet().value_norm.eps
@@ -177,7 +184,7 @@ def inputs(data: Data, idx: torch.Tensor) -> torch.Tensor:
 
 def window_codes(data: Data, idx: torch.Tensor, cfg: Config) -> torch.Tensor | None:
     """The window codes of the records ``idx`` for a version-6 net (else None)."""
-    return data.windows[idx].long() if cfg.net_version == 6 else None
+    return data.windows[idx].long() if cfg.net_version in model.PAIR_VERSIONS else None
 
 
 def device_of(cfg: Config) -> torch.device:
@@ -313,7 +320,7 @@ def train(data: Data, cfg: Config, log: Callable[[str], None] = log_line) -> tup
         except (netfile.NetFileError, OSError) as e:
             raise InitError(str(e)) from e
         cfg = shape_of(params, cfg)
-    if cfg.net_version == 6 and data.windows is None:
+    if cfg.net_version in model.PAIR_VERSIONS and data.windows is None:
         raise DataError(f"a version-{cfg.net_version} net trains on version-3 feature files (with window codes); "
                         "these are version 1: write them again with `wuzi features`")
     device = device_of(cfg)

@@ -17,6 +17,12 @@
 //! the policy weights likewise. The last layers run in `f32`, lane by lane in a fixed order,
 //! so every kernel gives the same bits.
 //!
+//! A version-8 net is a version-6 net whose pair rows also know the side to move's colour:
+//! one set of pair rows when black is to move, another when white is. The keys say what
+//! each side would make along a line, the same for either colour; under renju the same
+//! pair (two open threes, two fours) is a win for white and a forbidden point for black,
+//! and the pairs are where a cell's directions meet.
+//!
 //! A version-6 net's policy also has a window term: a learned scalar per line window
 //! ([`Board::window_code`]: the eight cells within four steps of the cell along a
 //! direction, each empty, the side to move's or not), one table shared by the four
@@ -46,6 +52,9 @@ pub const MAGIC: [u8; 8] = *b"WUZINET1";
 /// ([`ROWS6`] rows), and the policy's window table ([`WINDOW_CODES`] weights) after the
 /// policy bias.
 pub const MAGIC6: [u8; 8] = *b"WUZINET6";
+/// The first bytes of a version-8 net file: version 6's layout with the pair rows twice,
+/// first those read when black is to move, then those read when white is ([`ROWS8`] rows).
+pub const MAGIC8: [u8; 8] = *b"WUZINET8";
 pub use crate::board::WINDOW_CODES;
 /// Fixed-point scale of a version-6 net's window entries (`i16`): 1.0 is this many units, a
 /// quarter of the policy logit's unit (`QUANT * QUANT`), so that an entry may reach 32;
@@ -60,6 +69,9 @@ pub const PAIRS: usize = PATTERNS * (PATTERNS + 1) / 2;
 /// Rows of a version-6 net's table: the keys, the side to move's pairs, the other side's
 /// pairs ([`split_rows`]).
 pub const ROWS6: usize = KEYS + 2 * PAIRS;
+/// Rows of a version-8 net's table: the keys, then version 6's pair rows with black to
+/// move, then the same with white to move.
+pub const ROWS8: usize = KEYS + 4 * PAIRS;
 /// Lanes of a cell's vector.
 pub const FEATURES: usize = 32;
 /// Units of the value's hidden layer in the nets built in (and the trainer's default); a
@@ -81,10 +93,10 @@ const TRAILER: u32 = 0x00C0_FFEE;
 #[derive(Debug, Error, PartialEq)]
 pub enum NetError {
     /// It does not start with [`MAGIC`] or [`MAGIC6`].
-    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1 or WUZINET6)")]
+    #[error("not a wuzi net file of a version this wuzi reads (it does not start with WUZINET1, WUZINET6 or WUZINET8)")]
     Magic,
     /// Its shape is not its version's.
-    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1) or {ROWS6} (version 6), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
+    #[error("the net has {keys} keys, {features} features and {hidden} hidden units; this wuzi reads {KEYS} keys (version 1), {ROWS6} (version 6) or {ROWS8} (version 8), {FEATURES} features and 1 to {MAX_HIDDEN} hidden units")]
     Shape {
         /// Keys in the file.
         keys: u32,
@@ -122,6 +134,8 @@ enum Pairs {
     /// Version 6: a row of the side to move's pair and a row of the other side's
     /// ([`split_rows`]).
     Split,
+    /// Version 8: as version 6, from a second set of pair rows when white is to move.
+    Colour,
 }
 
 impl Pairs {
@@ -130,6 +144,7 @@ impl Pairs {
         match self {
             Pairs::None => KEYS,
             Pairs::Split => ROWS6,
+            Pairs::Colour => ROWS8,
         }
     }
 }
@@ -146,9 +161,10 @@ struct Format {
 
 impl Format {
     /// Every version wuzi reads.
-    const ALL: [Format; 2] = [
+    const ALL: [Format; 3] = [
         Format::new(1, MAGIC, Pairs::None, false),
         Format::new(6, MAGIC6, Pairs::Split, true),
+        Format::new(8, MAGIC8, Pairs::Colour, true),
     ];
 
     const fn new(version: u32, magic: [u8; 8], pairs: Pairs, windows: bool) -> Format {
@@ -167,17 +183,30 @@ impl Format {
 }
 
 /// Rows of the network's table as it is kept: every row a byte-sized key or pair can name
-/// ([`split_rows`] numbers at most `KEYS + 1 + PAIRS + 255`), the rows past the file's zero.
-/// A row index made of a byte and a constant is then in range by its type, so that the
-/// accumulator's inner loop reads rows without bounds checks.
-const TABLE_ROWS: usize = 512;
-const _: () = assert!(KEYS + 1 + PAIRS + (u8::MAX as usize) < TABLE_ROWS && ROWS6 < TABLE_ROWS);
+/// ([`split_rows`] numbers at most `KEYS + 1 + PAIRS + 255`, and a version-8 net's white
+/// rows [`WHITE_PAIRS`] more), the rows past the file's zero. A row index made of a byte
+/// and constants is then in range by its type, so that the accumulator's inner loop reads
+/// rows without bounds checks.
+const TABLE_ROWS: usize = 1024;
+const _: () = assert!(
+    KEYS + 1 + PAIRS + WHITE_PAIRS + (u8::MAX as usize) < TABLE_ROWS && ROWS8 < TABLE_ROWS
+);
+/// How far a version-8 net's pair rows with white to move stand after those with black to
+/// move.
+const WHITE_PAIRS: usize = 2 * PAIRS;
+/// Rows of the view through which pair rows are read ([`Network::pair_view`]): every row a
+/// byte-sized pair index names.
+const PAIR_VIEW: usize = 512;
+const _: () = assert!(
+    KEYS + 1 + PAIRS + (u8::MAX as usize) < PAIR_VIEW && WHITE_PAIRS + PAIR_VIEW <= TABLE_ROWS
+);
 
 /// A loaded network.
 #[derive(Clone, Debug)]
 pub struct Network {
     /// Per key, its vector in units of 1/[`QUANT`]; row [`KEYS`] is zero, for occupied
-    /// cells; in a version-6 net the pair rows follow it ([`split_rows`]); zero rows fill
+    /// cells; in a version-6 net the pair rows follow it ([`split_rows`]), and again
+    /// [`WHITE_PAIRS`] further for white to move (version 8's own rows there); zero rows fill
     /// the table to [`TABLE_ROWS`].
     embed: Box<[[i16; FEATURES]; TABLE_ROWS]>,
     /// The file's version: what a cell adds beyond its keys, and whether the policy has
@@ -268,7 +297,7 @@ impl Network {
         };
         // The summed vectors (four keys and the pairs) and the activation must stay inside
         // i16: six of them with the pair rows, five in version 1 (its files are read so).
-        let summed = if pairs == Pairs::Split { 6 } else { 5 };
+        let summed = if pairs == Pairs::None { 5 } else { 6 };
         let limit = i16::MAX as f32 / (summed * QUANT) as f32 - 1.0;
         // Weights `s` from the file's weight `base` on, in units of 1/`scale`, each at most
         // `limit` in size.
@@ -290,10 +319,16 @@ impl Network {
         let quant = |base: usize, s: &[f32]| quant_at(base, s, QUANT, limit);
         let (base, e) = take(rows * FEATURES);
         let e = quant(base, e)?;
-        // The file's rows with the zero row inserted after the keys.
+        // The file's rows with the zero row inserted after the keys; a version-6 net's pair
+        // rows copied to where white's stand in version 8 (the same rows for either colour).
         let mut embed = Box::new([[0i16; FEATURES]; TABLE_ROWS]);
         for (k, w) in e.chunks_exact(FEATURES).enumerate() {
             embed[k + usize::from(k >= KEYS)].copy_from_slice(w);
+        }
+        if pairs == Pairs::Split {
+            for r in KEYS + 1..ROWS6 + 1 {
+                embed[r + WHITE_PAIRS] = embed[r];
+            }
         }
         // The file is unit-major (the trainer's layout); the inference reads input-major.
         let (_, w1) = take(h * FEATURES);
@@ -349,8 +384,8 @@ impl Network {
         }
     }
 
-    /// The net file's version: 1, or 6 with a pair row of each side and the policy's window
-    /// term.
+    /// The net file's version: 1, 6 with a pair row of each side and the policy's window
+    /// term, or 8 with those pair rows for each colour to move.
     pub fn version(&self) -> u32 {
         self.format.version
     }
@@ -358,7 +393,22 @@ impl Network {
     /// The clipped vector of cell `p` of `board` with `me` to move; zero for a stone.
     #[inline(always)]
     pub fn cell_at(&self, kernel: Kernel, board: &Board, p: Pos, me: Color) -> [i16; FEATURES] {
-        self.cell(kernel, self.inputs(board, p, me))
+        self.cell(kernel, self.inputs(board, p, me), me)
+    }
+
+    /// The table as the pair rows with `me` to move are read: from its start for black,
+    /// from [`WHITE_PAIRS`] on for white (a version-6 net's pair rows are copied there at
+    /// load, so that every version reads the same way). A view of [`PAIR_VIEW`] rows: a
+    /// pair row index ([`split_rows`]) is within it by its type, so that the lookups need
+    /// no bounds check and no addition beyond the view's start, taken once.
+    #[inline(always)]
+    fn pair_view(&self, me: Color) -> &[[i16; FEATURES]; PAIR_VIEW] {
+        let start = match me {
+            Color::Black => 0,
+            Color::White => WHITE_PAIRS,
+        };
+        let view = &self.embed[start..start + PAIR_VIEW];
+        view.try_into().expect("a view of PAIR_VIEW rows")
     }
 
     /// The vector of key `k` ([`KEYS`] and beyond: zero).
@@ -371,15 +421,15 @@ impl Network {
     /// [`Network::cell_rows`]): the accumulator keeps it, so that a change of one key is one
     /// operation on a few rows ([`Network::changed_rows`]).
     #[inline(always)]
-    pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
-        sum_rows(kernel, self.cell_rows(keys))
+    pub fn cell_sum(&self, kernel: Kernel, keys: [u8; 4], me: Color) -> [i16; FEATURES] {
+        sum_rows(kernel, self.cell_rows(keys, me))
     }
 
-    /// The rows a cell of keys `keys` adds up: its four key rows, then the pair rows of
-    /// its format (the zero row where it has none). Adding the zero row changes nothing, so
-    /// that every cell's sum is one loop of a fixed length.
+    /// The rows a cell of keys `keys` with `me` to move adds up: its four key rows, then
+    /// the pair rows of its format (the zero row where it has none). Adding the zero row
+    /// changes nothing, so that every cell's sum is one loop of a fixed length.
     #[inline(always)]
-    pub fn cell_rows(&self, keys: [u8; 4]) -> [&[i16; FEATURES]; 6] {
+    pub fn cell_rows(&self, keys: [u8; 4], me: Color) -> [&[i16; FEATURES]; 6] {
         let zero = &self.embed[KEYS];
         let [k0, k1, k2, k3] = keys.map(|k| self.key_row(k));
         // A stone's keys (from KEYS up) have no pairs.
@@ -388,8 +438,9 @@ impl Network {
         }
         match self.format.pairs {
             Pairs::None => [k0, k1, k2, k3, zero, zero],
-            Pairs::Split => {
-                let [own, other] = split_rows(keys).map(|r| &self.embed[r]);
+            Pairs::Split | Pairs::Colour => {
+                let view = self.pair_view(me);
+                let [own, other] = split_rows(keys).map(|r| &view[r]);
                 [k0, k1, k2, k3, own, other]
             }
         }
@@ -397,7 +448,7 @@ impl Network {
 
     /// The rows a cell's sum loses and the rows it gains when its keys go from `old` to
     /// `new`, which differ along direction `d` alone (an empty cell's keys, below
-    /// [`KEYS`]): the key's row, and the pair rows of the format. A pair row that did not
+    /// [`KEYS`]), with `me` to move: the key's row, and the pair rows of the format. A pair row that did not
     /// change is both lost and gained, and the zero row stands where the format has none:
     /// either leaves the sum as it was, and every change is one loop of a fixed length.
     ///
@@ -410,6 +461,7 @@ impl Network {
         old: [u8; 4],
         new: [u8; 4],
         d: usize,
+        me: Color,
     ) -> ([&[i16; FEATURES]; 3], [&[i16; FEATURES]; 3]) {
         let zero = &self.embed[KEYS];
         // Keys of empty cells, below KEYS: a byte indexes the table without a clamp.
@@ -424,7 +476,8 @@ impl Network {
         let f = (d & 2) ^ 2;
         let rest = key_pairs(old[f], old[f + 1]);
         let ([o0, t0], [o1, t1]) = (split_merge(h0, rest), split_merge(h1, rest));
-        let row = |r: usize| &self.embed[r];
+        let view = self.pair_view(me);
+        let row = |r: usize| &view[r];
         ([k0, row(o0), row(t0)], [k1, row(o1), row(t1)])
     }
 
@@ -457,24 +510,27 @@ impl Network {
         let rest = key_pairs(o[f], o[f + 1]);
         // Black's pair and white's, before and after.
         let (m0, m1) = (merged(h0, rest), merged(h1, rest));
-        let own = |p: usize| &self.embed[KEYS + 1 + p];
-        let other = |p: usize| &self.embed[KEYS + 1 + PAIRS + p];
+        // Each colour's own pair row and the other side's, from its view.
+        let (b, w) = (self.pair_view(Color::Black), self.pair_view(Color::White));
+        const OWN: usize = KEYS + 1;
+        const OTHER: usize = KEYS + 1 + PAIRS;
         [
             (
-                [k0[0], own(m0[0]), other(m0[1])],
-                [k1[0], own(m1[0]), other(m1[1])],
+                [k0[0], &b[OWN + m0[0]], &b[OTHER + m0[1]]],
+                [k1[0], &b[OWN + m1[0]], &b[OTHER + m1[1]]],
             ),
             (
-                [k0[1], own(m0[1]), other(m0[0])],
-                [k1[1], own(m1[1]), other(m1[0])],
+                [k0[1], &w[OWN + m0[1]], &w[OTHER + m0[0]]],
+                [k1[1], &w[OWN + m1[1]], &w[OTHER + m1[0]]],
             ),
         ]
     }
 
-    /// A cell's clipped vector (the policy's and the value's input), from its four keys.
+    /// A cell's clipped vector (the policy's and the value's input), from its four keys
+    /// with `me` to move.
     #[inline(always)]
-    pub fn cell(&self, kernel: Kernel, keys: [u8; 4]) -> [i16; FEATURES] {
-        clip(&self.cell_sum(kernel, keys))
+    pub fn cell(&self, kernel: Kernel, keys: [u8; 4], me: Color) -> [i16; FEATURES] {
+        clip(&self.cell_sum(kernel, keys, me))
     }
 
     /// The board sum of the side to move's cell vectors, computed from scratch.
@@ -610,7 +666,7 @@ pub fn score_of_logit(z: f32, scale: i32) -> i32 {
 
 /// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests
 /// and tools; the trainer writes the same format): version 6 if there are [`WEIGHTS6`] of
-/// them, else version 1.
+/// them, version 8 if [`WEIGHTS8`], else version 1.
 #[cfg(any(test, feature = "internals"))]
 pub fn file_from_floats(weights: &[f32]) -> Vec<u8> {
     file_of_width(weights, HIDDEN)
@@ -642,6 +698,10 @@ pub const WEIGHTS: usize = (FILE_BYTES - 24) / 4;
 #[cfg(any(test, feature = "internals"))]
 pub const WEIGHTS6: usize = (file_bytes(ROWS6, HIDDEN) - 24) / 4 + WINDOW_CODES;
 
+/// Weights of a version-8 file of [`HIDDEN`] units.
+#[cfg(any(test, feature = "internals"))]
+pub const WEIGHTS8: usize = (file_bytes(ROWS8, HIDDEN) - 24) / 4 + WINDOW_CODES;
+
 /// A version-1 net file of random weights in [-0.5, 0.5) (for tests).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Vec<u8> {
@@ -652,6 +712,12 @@ pub(crate) fn random_net(seed: u64) -> Vec<u8> {
 #[cfg(test)]
 pub(crate) fn random_net6(seed: u64) -> Vec<u8> {
     random_file(seed, WEIGHTS6)
+}
+
+/// A version-8 net file of random weights in [-0.5, 0.5) (for tests).
+#[cfg(test)]
+pub(crate) fn random_net8(seed: u64) -> Vec<u8> {
+    random_file(seed, WEIGHTS8)
 }
 
 #[cfg(test)]

@@ -167,10 +167,12 @@ fn a_version_6_file_adds_a_pair_row_per_side() {
     // 144 + 78 + 20.
     let keys = [5, 17, 40, 100];
     assert_eq!(split_rows(keys), [KEYS + 1 + 39, KEYS + 1 + PAIRS + 20]);
-    assert_eq!(
-        net.cell_sum(Kernel::Scalar, keys),
-        rows_sum(&w, &[5, 17, 40, 100, KEYS + 39, KEYS + PAIRS + 20])
-    );
+    for me in Color::ALL {
+        assert_eq!(
+            net.cell_sum(Kernel::Scalar, keys, me),
+            rows_sum(&w, &[5, 17, 40, 100, KEYS + 39, KEYS + PAIRS + 20])
+        );
+    }
     // Version 1's magic on a version-6 table is refused by its shape, and the reverse.
     let mut wrong = bytes.clone();
     wrong[..8].copy_from_slice(&MAGIC);
@@ -254,14 +256,54 @@ fn files_of_other_versions_are_refused() {
     }
 }
 
+/// A version-8 file holds version 6's pair rows twice: with black to move a cell adds the
+/// first set, with white to move the second.
+#[test]
+fn a_version_8_file_has_pair_rows_for_each_colour_to_move() {
+    let w: Vec<f32> = (0..WEIGHTS8)
+        .map(|k| (k % 13) as f32 / 16.0 - 0.35)
+        .collect();
+    let bytes = file_from_floats(&w);
+    assert_eq!(&bytes[..8], b"WUZINET8");
+    assert_eq!(bytes.len(), file_bytes(ROWS8, HIDDEN) + 4 * WINDOW_CODES);
+    let net = Network::from_bytes(&bytes).expect("a version-8 file");
+    assert_eq!(net.version(), 8);
+    // The pairs of keys 5, 17, 40, 100 (a_version_6_file_adds_a_pair_row_per_side): 39 for
+    // the side to move, 20 for the other.
+    let keys = [5, 17, 40, 100];
+    let (own, other) = (KEYS + 39, KEYS + PAIRS + 20);
+    assert_eq!(
+        net.cell_sum(Kernel::Scalar, keys, Color::Black),
+        rows_sum(&w, &[5, 17, 40, 100, own, other])
+    );
+    assert_eq!(
+        net.cell_sum(Kernel::Scalar, keys, Color::White),
+        rows_sum(&w, &[5, 17, 40, 100, own + 2 * PAIRS, other + 2 * PAIRS])
+    );
+    // A version-6 magic on a version-8 table is refused by its shape.
+    let mut wrong = bytes.clone();
+    wrong[..8].copy_from_slice(&MAGIC6);
+    assert!(matches!(
+        Network::from_bytes(&wrong),
+        Err(NetError::Shape { keys: 456, .. })
+    ));
+}
+
 #[test]
 fn the_kernels_agree_on_every_key() {
     let kernel = crate::simd::best();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-    let nets = [random_net(2), random_net(3), random_net6(2), random_net6(3)];
+    let nets = [
+        random_net(2),
+        random_net(3),
+        random_net6(2),
+        random_net6(3),
+        random_net8(2),
+    ];
     for net in nets {
         let net = Network::from_bytes(&net).expect("net");
         for _ in 0..20_000 {
+            let me = Color::ALL[rng.next_u32() as usize % 2];
             // A stone's keys are all KEYS; an empty cell's are below it.
             let keys = if rng.next_u32() % 50 == 0 {
                 [KEYS as u8; 4]
@@ -269,13 +311,13 @@ fn the_kernels_agree_on_every_key() {
                 [0; 4].map(|_| (rng.next_u32() % KEYS as u32) as u8)
             };
             assert_eq!(
-                net.cell(kernel, keys),
-                net.cell(Kernel::Scalar, keys),
+                net.cell(kernel, keys, me),
+                net.cell(Kernel::Scalar, keys, me),
                 "{keys:?}"
             );
             assert_eq!(
-                net.cell_sum(kernel, keys),
-                net.cell_sum(Kernel::Scalar, keys)
+                net.cell_sum(kernel, keys, me),
+                net.cell_sum(Kernel::Scalar, keys, me)
             );
             // A change of one key: the rows it loses and gains take the old sum to the sum of
             // the new keys (the accumulator's kernels apply them, tests in accumulator.rs).
@@ -285,14 +327,14 @@ fn the_kernels_agree_on_every_key() {
             if keys[0] == KEYS as u8 {
                 continue;
             }
-            let mut cell = net.cell_sum(kernel, keys);
-            let (lose, gain) = net.changed_rows(keys, new, d);
+            let mut cell = net.cell_sum(kernel, keys, me);
+            let (lose, gain) = net.changed_rows(keys, new, d, me);
             for (o, n) in lose.iter().zip(&gain) {
                 for i in 0..FEATURES {
                     cell[i] = cell[i].wrapping_sub(o[i]).wrapping_add(n[i]);
                 }
             }
-            assert_eq!(cell, net.cell_sum(Kernel::Scalar, new));
+            assert_eq!(cell, net.cell_sum(Kernel::Scalar, new, me));
         }
     }
 }
@@ -304,7 +346,7 @@ fn the_kernels_agree_on_every_key() {
 fn both_sides_changed_rows_are_each_sides_own() {
     let swap = |k: u8| (k as usize % PATTERNS * PATTERNS + k as usize / PATTERNS) as u8;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
-    for net in [random_net(2), random_net6(2)] {
+    for net in [random_net(2), random_net6(2), random_net8(2)] {
         let net = Network::from_bytes(&net).expect("net");
         for _ in 0..20_000 {
             let black = [0; 4].map(|_| (rng.next_u32() % KEYS as u32) as u8);
@@ -315,7 +357,7 @@ fn both_sides_changed_rows_are_each_sides_own() {
             let new = [black_new, black_new.map(swap)];
             let both = net.changed_rows_both(old, new, d);
             for s in 0..2 {
-                let (lose, gain) = net.changed_rows(old[s], new[s], d);
+                let (lose, gain) = net.changed_rows(old[s], new[s], d, Color::ALL[s]);
                 assert_eq!((both[s].0, both[s].1), (lose, gain), "{old:?} {new:?} {d}");
             }
         }
