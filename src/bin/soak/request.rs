@@ -37,19 +37,7 @@ impl Game<'_> {
     /// engine thought. Time overruns and memory are recorded here; an `ERROR` or `UNKNOWN`
     /// answer, silence and a crash stop the game.
     pub fn request(&mut self, p: usize, lines: &[String]) -> Result<Option<String>, Abort> {
-        for l in self.players[p].unsolicited() {
-            self.fault(p, Kind::Unsolicited, format!("printed '{l}' between moves"))?;
-        }
-        if let Some(left) = self.clock.time_left_value(p) {
-            let line = self.plan.info("time_left", &left.to_string());
-            self.send(p, &line)?;
-        }
-        let first = !self.players[p].asked;
-        if first {
-            // A peak over the limit already now was reached before the first move.
-            self.check_memory(p);
-            self.players[p].asked = true;
-        }
+        let first = self.before_request(p)?;
         let limit_ms = self.clock.limit_ms(p);
         let interrupt = self.interrupt(limit_ms);
         let what = lines.first().cloned().unwrap_or_default();
@@ -113,6 +101,26 @@ impl Game<'_> {
             return Err(Abort);
         }
         Ok(Some(text))
+    }
+
+    /// What comes before anything engine `p` must answer in its time: the lines it printed
+    /// unasked are faults, the clock's `time_left` is sent, and its memory is checked
+    /// before its first answer. Returns whether this is its first.
+    pub fn before_request(&mut self, p: usize) -> Result<bool, Abort> {
+        for l in self.players[p].unsolicited() {
+            self.fault(p, Kind::Unsolicited, format!("printed '{l}' between moves"))?;
+        }
+        if let Some(left) = self.clock.time_left_value(p) {
+            let line = self.plan.info("time_left", &left.to_string());
+            self.send(p, &line)?;
+        }
+        let first = !self.players[p].asked;
+        if first {
+            // A peak over the limit already now was reached before the first move.
+            self.check_memory(p);
+            self.players[p].asked = true;
+        }
+        Ok(first)
     }
 
     /// Draws what to send while the engine thinks: the plan's `END`, once, at or after its

@@ -39,18 +39,8 @@ impl Game<'_> {
     pub fn yixin_swap2(&mut self) -> Result<(), Abort> {
         let mut stage = self.stage(OpeningRule::Swap2)?;
         let first = self.dice.below(2) as usize;
-        let engine_of = |pl: Player| match pl {
-            Player::First => first,
-            Player::Second => 1 - first,
-        };
-        let lines = vec!["YXSWAP2STEP1".to_string()];
-        let got = self.step(first, &lines, SWAP2, |g| {
-            (1..=3).all(|i| has(g, &format!("MOVE{i} ")))
-        })?;
-        for i in 1..=3 {
-            let p = self.step_point(first, &got, &format!("MOVE{i} "))?;
-            self.opening_act(&mut stage, Player::First, Action::Place(p), first)?;
-        }
+        let engine_of = |pl: Player| engine_of(first, pl);
+        self.first_three(&mut stage, first, "YXSWAP2STEP1", SWAP2)?;
         let second = 1 - first;
         let mut lines = self.yx_board(Color::White);
         lines.push("YXSWAP2STEP2".into());
@@ -89,19 +79,9 @@ impl Game<'_> {
             max_fifths: SOOSORV_FIFTHS,
         })?;
         let first = self.dice.below(2) as usize;
-        let engine_of = |pl: Player| match pl {
-            Player::First => first,
-            Player::Second => 1 - first,
-        };
+        let engine_of = |pl: Player| engine_of(first, pl);
         // 1: the first player places a canonical opening.
-        let lines = vec!["YXSOOSORVSTEP1".to_string()];
-        let got = self.step(first, &lines, SOOSORV, |g| {
-            (1..=3).all(|i| has(g, &format!("MOVE{i} ")))
-        })?;
-        for i in 1..=3 {
-            let p = self.step_point(first, &got, &format!("MOVE{i} "))?;
-            self.opening_act(&mut stage, Player::First, Action::Place(p), first)?;
-        }
+        self.first_three(&mut stage, first, "YXSOOSORVSTEP1", SOOSORV)?;
         // 2: the white player may swap.
         let second = 1 - first;
         let got = self.soosorv_step(second, "YXSOOSORVSTEP2", &[], |g| has(g, "SWAP1 "))?;
@@ -150,6 +130,25 @@ impl Game<'_> {
         let who = stage.player_of(Color::White);
         self.opening_act(&mut stage, who, Action::Pick(p), white)?;
         self.after_opening(&stage, engine_of, "Soosorv-8 by YXSOOSORVSTEP")
+    }
+
+    /// The first step of either rule: engine `first` answers `command` with the three
+    /// stones `MOVE1` to `MOVE3` under `head`, placed on the stage and the board.
+    fn first_three(
+        &mut self,
+        stage: &mut Opening,
+        first: usize,
+        command: &str,
+        head: &str,
+    ) -> Result<(), Abort> {
+        let got = self.step(first, &[command.to_string()], head, |g| {
+            (1..=3).all(|i| has(g, &format!("MOVE{i} ")))
+        })?;
+        for i in 1..=3 {
+            let p = self.step_point(first, &got, &format!("MOVE{i} "))?;
+            self.opening_act(stage, Player::First, Action::Place(p), first)?;
+        }
+        Ok(())
     }
 
     /// The opening stage of `rule` for this game's board.
@@ -206,15 +205,7 @@ impl Game<'_> {
         head: &str,
         complete: impl Fn(&[String]) -> bool,
     ) -> Result<Vec<String>, Abort> {
-        if let Some(left) = self.clock.time_left_value(p) {
-            let line = self.plan.info("time_left", &left.to_string());
-            self.send(p, &line)?;
-        }
-        let first = !self.players[p].asked;
-        if first {
-            self.check_memory(p);
-            self.players[p].asked = true;
-        }
+        let first = self.before_request(p)?;
         let limit_ms = self.clock.limit_ms(p);
         let what = lines
             .iter()
@@ -356,6 +347,14 @@ impl Game<'_> {
             self.players[self.black].label
         ));
         Ok(())
+    }
+}
+
+/// The engine of the opening's `player`, engine `first` being the first player.
+fn engine_of(first: usize, player: Player) -> usize {
+    match player {
+        Player::First => first,
+        Player::Second => 1 - first,
     }
 }
 
