@@ -464,6 +464,20 @@ impl Game<'_> {
         *self.rec.events.entry(what).or_insert(0) += 1;
     }
 
+    /// Settles the colours after an opening stage (`how` names it): engine `black` plays
+    /// black, and both engines get the position next as a `BOARD` (what an engine keeps
+    /// after an opening protocol is not specified).
+    pub fn settle_black(&mut self, black: usize, how: &str) {
+        self.black = black;
+        for pl in &mut self.players {
+            pl.known = None;
+        }
+        self.transcript.note(&format!(
+            "referee: after {how} {} plays black",
+            self.players[black].label
+        ));
+    }
+
     /// Forgets what engines know beyond the referee's game (after a takeback).
     pub fn clamp_known(&mut self) {
         let len = self.referee.len();

@@ -85,12 +85,15 @@ impl Game<'_> {
                 return Err(Abort);
             }
         };
-        let took = at.saturating_duration_since(sent);
         let after_stop = stop_sent.map(|s| at.saturating_duration_since(s));
-        self.check_time(p, &what, took, limit_ms, first, after_stop)?;
-        self.clock.charge(p, took.as_millis() as u64);
-        self.check_memory(p);
-        self.rec.answers += 1;
+        self.answered(
+            p,
+            &what,
+            at.saturating_duration_since(sent),
+            limit_ms,
+            first,
+            after_stop,
+        )?;
         let upper = text.to_ascii_uppercase();
         if upper.starts_with("ERROR") || upper.starts_with("UNKNOWN") {
             self.fault(
@@ -144,11 +147,12 @@ impl Game<'_> {
         Interrupt::None
     }
 
-    /// Holds an answer that took `took` to the manager's limit plus tolerance and slack,
-    /// and one after `STOP` (`after_stop`) to the tolerance and slack alone. The worst
-    /// overrun is kept apart for an engine's first answer (`first`), which may pay for
-    /// start-up work such as allocating its table.
-    pub fn check_time(
+    /// Books an answer of engine `p` to `what`: holds the `took` it took to the manager's
+    /// limit plus tolerance and slack, and one after `STOP` (`after_stop`) to the tolerance
+    /// and slack alone; charges it to the clock, checks the memory and counts the answer.
+    /// The worst overrun is kept apart for an engine's first answer (`first`), which may
+    /// pay for start-up work such as allocating its table.
+    pub fn answered(
         &mut self,
         p: usize,
         what: &str,
@@ -196,6 +200,9 @@ impl Game<'_> {
                 )?;
             }
         }
+        self.clock.charge(p, took_ms);
+        self.check_memory(p);
+        self.rec.answers += 1;
         Ok(())
     }
 

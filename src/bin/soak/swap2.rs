@@ -8,8 +8,7 @@ use crate::game::{Abort, Game};
 use wuzi::Pos;
 
 impl Game<'_> {
-    /// Plays the Swap2 opening and sets who is black. Afterwards both engines get the
-    /// position as a `BOARD` (what an engine keeps after `SWAP2BOARD` is not specified).
+    /// Plays the Swap2 opening and sets who is black ([`Game::settle_black`]).
     pub fn swap2(&mut self) -> Result<(), Abort> {
         let first = self.dice.below(2) as usize;
         let second = 1 - first;
@@ -21,14 +20,14 @@ impl Game<'_> {
         let Some(text) = self.swap2_request(second)? else {
             return Ok(());
         };
-        if text.eq_ignore_ascii_case("SWAP") {
-            self.black = second;
+        let black = if text.eq_ignore_ascii_case("SWAP") {
+            second
         } else {
             let more = self.points(second, &text, 0)?;
             match more.len() {
                 1 => {
                     self.play_all(second, &more, &text)?;
-                    self.black = first;
+                    first
                 }
                 2 => {
                     self.play_all(second, &more, &text)?;
@@ -36,11 +35,11 @@ impl Game<'_> {
                         return Ok(());
                     };
                     if text.eq_ignore_ascii_case("SWAP") {
-                        self.black = first;
+                        first
                     } else {
                         let sixth = self.points(first, &text, 1)?;
                         self.play_all(first, &sixth, &text)?;
-                        self.black = second;
+                        second
                     }
                 }
                 n => {
@@ -52,14 +51,8 @@ impl Game<'_> {
                     return Err(Abort);
                 }
             }
-        }
-        for pl in &mut self.players {
-            pl.known = None;
-        }
-        self.transcript.note(&format!(
-            "referee: after Swap2 {} plays black",
-            self.players[self.black].label
-        ));
+        };
+        self.settle_black(black, "Swap2");
         Ok(())
     }
 

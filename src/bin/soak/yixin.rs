@@ -48,12 +48,7 @@ impl Game<'_> {
             has(g, "SWAP1 ") || (has(g, "MOVE4 ") && has(g, "MOVE5 "))
         })?;
         if has(&got, "SWAP1 ") {
-            let take_black = self.yes_no(second, &got, "SWAP1 ", "YES", "NO")?;
-            let colour = if take_black {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let colour = self.colour_answer(second, &got, "SWAP1 ", ["YES", "NO"], Color::Black)?;
             self.opening_act(&mut stage, Player::Second, Action::Choose(colour), second)?;
         } else {
             let w = self.step_point(second, &got, "MOVE4 ")?;
@@ -62,12 +57,7 @@ impl Game<'_> {
             let mut lines = self.yx_board(Color::Black);
             lines.push("YXSWAP2STEP3".into());
             let got = self.step(first, &lines, SWAP2, |g| has(g, "SWAP2 "))?;
-            let take_black = self.yes_no(first, &got, "SWAP2 ", "YES", "NO")?;
-            let colour = if take_black {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let colour = self.colour_answer(first, &got, "SWAP2 ", ["YES", "NO"], Color::Black)?;
             self.opening_act(&mut stage, Player::First, Action::Choose(colour), first)?;
         }
         self.after_opening(&stage, engine_of, "swap2 by YXSWAP2STEP")
@@ -85,8 +75,7 @@ impl Game<'_> {
         // 2: the white player may swap.
         let second = 1 - first;
         let got = self.soosorv_step(second, "YXSOOSORVSTEP2", &[], |g| has(g, "SWAP1 "))?;
-        let swap = self.yes_no(second, &got, "SWAP1 ", "Y", "N")?;
-        let colour = if swap { Color::Black } else { Color::White };
+        let colour = self.colour_answer(second, &got, "SWAP1 ", ["Y", "N"], Color::Black)?;
         self.opening_act(&mut stage, Player::Second, Action::Choose(colour), second)?;
         // 3: the white player places the 4th stone and declares the fifth moves.
         let white = engine_of(stage.player_of(Color::White));
@@ -108,8 +97,7 @@ impl Game<'_> {
         let step = format!("YXSOOSORVSTEP4 {n}");
         let black = engine_of(stage.player_of(Color::Black));
         let got = self.soosorv_step(black, &step, &[], |g| has(g, "SWAP2 "))?;
-        let swap = self.yes_no(black, &got, "SWAP2 ", "Y", "N")?;
-        let colour = if swap { Color::White } else { Color::Black };
+        let colour = self.colour_answer(black, &got, "SWAP2 ", ["Y", "N"], Color::White)?;
         let who = stage.player_of(Color::Black);
         self.opening_act(&mut stage, who, Action::Choose(colour), black)?;
         // 5: the black player offers the fifth moves.
@@ -241,11 +229,14 @@ impl Game<'_> {
                 return Err(Abort);
             }
         };
-        let took = at.saturating_duration_since(sent);
-        self.check_time(p, &what, took, limit_ms, first, None)?;
-        self.clock.charge(p, took.as_millis() as u64);
-        self.check_memory(p);
-        self.rec.answers += 1;
+        self.answered(
+            p,
+            &what,
+            at.saturating_duration_since(sent),
+            limit_ms,
+            first,
+            None,
+        )?;
         self.count(step_name(&what));
         Ok(got)
     }
@@ -276,19 +267,20 @@ impl Game<'_> {
         Err(Abort)
     }
 
-    /// The answer `yes` or `no` after `word`: `true` for `yes`.
-    fn yes_no(
+    /// The colour engine `p` chose by answering `yes` or `no` after `word`: `if_yes` for
+    /// `yes`, the other colour for `no`.
+    fn colour_answer(
         &mut self,
         p: usize,
         got: &[String],
         word: &str,
-        yes: &str,
-        no: &str,
-    ) -> Result<bool, Abort> {
+        [yes, no]: [&str; 2],
+        if_yes: Color,
+    ) -> Result<Color, Abort> {
         let words = words_of(got, word);
         match words[..] {
-            [w] if w == yes => Ok(true),
-            [w] if w == no => Ok(false),
+            [w] if w == yes => Ok(if_yes),
+            [w] if w == no => Ok(!if_yes),
             _ => {
                 self.fault(
                     p,
@@ -325,8 +317,7 @@ impl Game<'_> {
         Ok(())
     }
 
-    /// Settles the colours once the stage is over: both engines get the position next as
-    /// a `BOARD`.
+    /// Settles the colours once the stage is over ([`Game::settle_black`]).
     fn after_opening(
         &mut self,
         stage: &Opening,
@@ -338,14 +329,7 @@ impl Game<'_> {
                 .note(&format!("referee: {how}: the stage is not over"));
             return Err(Abort);
         }
-        self.black = engine_of(stage.player_of(Color::Black));
-        for pl in &mut self.players {
-            pl.known = None;
-        }
-        self.transcript.note(&format!(
-            "referee: after {how} {} plays black",
-            self.players[self.black].label
-        ));
+        self.settle_black(engine_of(stage.player_of(Color::Black)), how);
         Ok(())
     }
 }
