@@ -226,10 +226,9 @@ class WuziNet(nn.Module):
         e = fake_quant(self.embedding, self.quant) if self.quant else self.embedding
         # The PAD index (a stone) picks this zero row: stones contribute nothing.
         table = torch.cat([e[:KEYS], e.new_zeros(1, e.shape[1]), e[KEYS:]])
-        if self.version == 6:
-            idx = torch.cat([idx, split_rows(idx)], dim=-1)
-        elif self.version == 8:
-            idx = torch.cat([idx, split_rows(idx, white_to_move(idx))], dim=-1)
+        if self.version in PAIR_VERSIONS:
+            white = white_to_move(idx) if self.version == 8 else None
+            idx = torch.cat([idx, split_rows(idx, white)], dim=-1)
         h = SumGather.apply(idx.reshape(b * n, -1), table).reshape(b, n, -1)
         # Version 6 trains with the leaky backward (the same forward); version 1 keeps the
         # plain clamp, so that its committed nets are retrained to the same bytes.

@@ -182,15 +182,13 @@ impl Format {
     }
 }
 
-/// Rows of the network's table as it is kept: every row a byte-sized key or pair can name
-/// ([`split_rows`] numbers at most `KEYS + 1 + PAIRS + 255`, and a version-8 net's white
-/// rows [`WHITE_PAIRS`] more), the rows past the file's zero. A row index made of a byte
-/// and constants is then in range by its type, so that the accumulator's inner loop reads
-/// rows without bounds checks.
+/// Rows of the network's table as it is kept: the file's rows, and past them zero rows
+/// enough for the white view of the pair rows ([`PAIR_VIEW`] from [`WHITE_PAIRS`] on) to
+/// lie inside. A key row is indexed by a byte (below [`KEYS`] for an empty cell), a pair
+/// row through a colour's view, so that the accumulator's inner loop reads rows without
+/// bounds checks.
 const TABLE_ROWS: usize = 1024;
-const _: () = assert!(
-    KEYS + 1 + PAIRS + WHITE_PAIRS + (u8::MAX as usize) < TABLE_ROWS && ROWS8 < TABLE_ROWS
-);
+const _: () = assert!(ROWS8 < TABLE_ROWS);
 /// How far a version-8 net's pair rows with white to move stand after those with black to
 /// move.
 const WHITE_PAIRS: usize = 2 * PAIRS;
@@ -448,9 +446,10 @@ impl Network {
 
     /// The rows a cell's sum loses and the rows it gains when its keys go from `old` to
     /// `new`, which differ along direction `d` alone (an empty cell's keys, below
-    /// [`KEYS`]), with `me` to move: the key's row, and the pair rows of the format. A pair row that did not
-    /// change is both lost and gained, and the zero row stands where the format has none:
-    /// either leaves the sum as it was, and every change is one loop of a fixed length.
+    /// [`KEYS`]), with `me` to move: the key's row, and the pair rows of the format. A pair
+    /// row that did not change is both lost and gained, and the zero row stands where the
+    /// format has none: either leaves the sum as it was, and every change is one loop of a
+    /// fixed length.
     ///
     /// The old pair rows are computed again rather than kept per cell, but only the half
     /// of them that the change touches: the pairs of the two directions with `d`.
