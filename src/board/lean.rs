@@ -1,7 +1,9 @@
-//! Lean moves for the four-only threat search under freestyle. Per side and line the board
-//! keeps two slot masks computed from the line masks alone: the empty cells that make a five,
-//! and the empty cells that may make a four (some five-cell window through the cell holds
-//! three stones of the side and nothing of the other). A lean make moves only the stones, the
+//! Lean moves for the four-only threat search under freestyle and standard. Per side and
+//! line the board keeps two slot masks computed from the line masks alone: the empty cells
+//! that make a five, and the empty cells that may make a four (some five-cell window through
+//! the cell holds three stones of the side and nothing of the other; under standard, with no
+//! stone of the side just outside it either, since a five there would be an overline). A
+//! lean make moves only the stones, the
 //! table keys, the hash and those masks: the cell patterns, classes and counts keep the value
 //! they had before the first lean make, and are right again once every lean make is undone.
 //! Normal makes only mark their lines stale, and [`Board::lean_begin`] refreshes those.
@@ -15,13 +17,18 @@ use crate::types::{Color, Dir, Pos, Rule, CELLS};
 use crate::zobrist;
 
 /// The five and four masks of one side's line: `own` its stones, `blocked` the other side's
-/// stones and the wall. Bit `MARGIN + i` stands for cell `i`, as in the line masks.
+/// stones and the wall. Bit `MARGIN + i` stands for cell `i`, as in the line masks. `exact`
+/// is all ones where only exactly five wins (standard), zero where longer runs win too
+/// (freestyle).
 #[inline(always)]
-pub(crate) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
+pub(crate) fn line_threats(own: u32, blocked: u32, exact: u32) -> (u32, u32) {
     let empty = !(own | blocked);
-    // Window `t` covers bits t..t+4: clean when none of them is blocked. The top five bits
-    // are always wall, so the zeros the shifts bring in never make a clean window.
-    let dirty = blocked | blocked >> 1 | blocked >> 2 | blocked >> 3 | blocked >> 4;
+    // Window `t` covers bits t..t+4: clean when none of them is blocked and, where `exact`,
+    // neither bit t-1 nor bit t+5 holds a stone of the side. The top five bits are always
+    // wall, so the zeros the shifts bring in never make a clean window.
+    let edge = own & exact;
+    let dirty =
+        blocked | blocked >> 1 | blocked >> 2 | blocked >> 3 | blocked >> 4 | edge << 1 | edge >> 5;
     // The own stones of window t as a bit-sliced sum: s2 + 2 * (c1 + c2).
     let (a0, a1, a2, a3, a4) = (own, own >> 1, own >> 2, own >> 3, own >> 4);
     let s1 = a0 ^ a1 ^ a2;
@@ -35,11 +42,22 @@ pub(crate) fn line_threats(own: u32, blocked: u32) -> (u32, u32) {
 }
 
 impl Board {
-    /// Does this board's rule allow lean moves? Freestyle only: there a five-cell window
-    /// decides fives and fours alone (no overline or forbidden-point exceptions).
+    /// Does this board's rule allow lean moves? Freestyle and standard: there a five-cell
+    /// window (under standard with the two cells just outside it) decides fives and fours
+    /// alone, with no forbidden points and no caro ends.
     #[inline(always)]
     pub(crate) fn lean_rule(&self) -> bool {
-        self.rule == Rule::Freestyle
+        matches!(self.rule, Rule::Freestyle | Rule::Standard)
+    }
+
+    /// [`line_threats`]' `exact` for this board's rule: all ones under standard.
+    #[inline(always)]
+    fn lean_exact(&self) -> u32 {
+        if self.rule == Rule::Standard {
+            u32::MAX
+        } else {
+            0
+        }
     }
 
     /// Brings the lean masks of every stale line up to date, before the first lean make.
@@ -69,7 +87,7 @@ impl Board {
         let wall = self.geo.wall[d][l];
         let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
         for (s, own, opp) in [(0, b, w), (1, w, b)] {
-            let (five, four) = line_threats(own, opp | wall);
+            let (five, four) = line_threats(own, opp | wall, self.lean_exact());
             self.set_lean_masks(s, d, l, five, four);
         }
     }
@@ -114,7 +132,7 @@ impl Board {
             (own[2 * d], blocked[2 * d]) = (b, w | wall);
             (own[2 * d + 1], blocked[2 * d + 1]) = (w, b | wall);
         }
-        let (five, four) = line_threats_x8(&own, &blocked);
+        let (five, four) = line_threats_x8(&own, &blocked, self.lean_exact());
         for (d, &l) in ls.iter().enumerate() {
             for side in 0..2 {
                 self.set_lean_masks(side, d, l, five[2 * d + side], four[2 * d + side]);
@@ -252,11 +270,12 @@ impl Board {
 }
 
 /// The line masks of eight lines at once (`own[k]`, `blocked[k]`): the five
-/// masks and the four masks, for a lean make's four directions and two sides. With the best
+/// masks and the four masks, for a lean make's four directions and two sides. `exact`: all
+/// ones under standard, where a run longer than five does not win, else zero. With the best
 /// kernel.
 #[inline(always)]
-pub fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
-    line_threats_x8_with(crate::simd::best(), own, blocked)
+pub fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8], exact: u32) -> ([u32; 8], [u32; 8]) {
+    line_threats_x8_with(crate::simd::best(), own, blocked, exact)
 }
 
 /// [`line_threats_x8`] with the given kernel.
@@ -265,22 +284,27 @@ pub fn line_threats_x8_with(
     kernel: Kernel,
     own: &[u32; 8],
     blocked: &[u32; 8],
+    exact: u32,
 ) -> ([u32; 8], [u32; 8]) {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2` is only returned by `best()` when the CPU has AVX2 (callers that
         // force it in tests check `best()` first).
-        Kernel::Avx2 => unsafe { avx2::line_threats_x8(own, blocked) },
-        _ => line_threats_x8_scalar(own, blocked),
+        Kernel::Avx2 => unsafe { avx2::line_threats_x8(own, blocked, exact) },
+        _ => line_threats_x8_scalar(own, blocked, exact),
     }
 }
 
 /// [`line_threats_x8`] one line at a time: the definition the vector path must equal.
 #[inline(always)]
-pub fn line_threats_x8_scalar(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+pub fn line_threats_x8_scalar(
+    own: &[u32; 8],
+    blocked: &[u32; 8],
+    exact: u32,
+) -> ([u32; 8], [u32; 8]) {
     let (mut five, mut four) = ([0; 8], [0; 8]);
     for k in 0..8 {
-        (five[k], four[k]) = line_threats(own[k], blocked[k]);
+        (five[k], four[k]) = line_threats(own[k], blocked[k], exact);
     }
     (five, four)
 }
@@ -294,7 +318,11 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2 ([`crate::simd::best`] says so).
     #[target_feature(enable = "avx2")]
-    pub unsafe fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8]) -> ([u32; 8], [u32; 8]) {
+    pub unsafe fn line_threats_x8(
+        own: &[u32; 8],
+        blocked: &[u32; 8],
+        exact: u32,
+    ) -> ([u32; 8], [u32; 8]) {
         let (o, b) = (
             _mm256_loadu_si256(own.as_ptr() as *const __m256i),
             _mm256_loadu_si256(blocked.as_ptr() as *const __m256i),
@@ -303,12 +331,16 @@ mod avx2 {
         // andnot(a, b) = !a & b
         let andnot = _mm256_andnot_si256;
         let empty = andnot(or(o, b), _mm256_set1_epi32(-1));
+        let edge = and(o, _mm256_set1_epi32(exact as i32));
         let dirty = or(
-            or(b, _mm256_srli_epi32::<1>(b)),
             or(
-                or(_mm256_srli_epi32::<2>(b), _mm256_srli_epi32::<3>(b)),
-                _mm256_srli_epi32::<4>(b),
+                or(b, _mm256_srli_epi32::<1>(b)),
+                or(
+                    or(_mm256_srli_epi32::<2>(b), _mm256_srli_epi32::<3>(b)),
+                    _mm256_srli_epi32::<4>(b),
+                ),
             ),
+            or(_mm256_slli_epi32::<1>(edge), _mm256_srli_epi32::<5>(edge)),
         );
         let (a0, a1, a2, a3, a4) = (
             o,

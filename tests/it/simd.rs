@@ -85,8 +85,8 @@ fn avx2_kernels_match_scalar() {
     assert!(positions > 1000, "{positions}");
 }
 
-/// The lean-mask kernels agree on random lines: each cell own, blocked or empty, and
-/// everything off the line wall, as on the board.
+/// The lean-mask kernels agree on random lines, under freestyle and standard: each cell
+/// own, blocked or empty, and everything off the line wall, as on the board.
 #[test]
 fn line_threats_x8_kernels_agree() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
@@ -100,12 +100,17 @@ fn line_threats_x8_kernels_agree() {
             own[k] = a & !b & cells;
             blocked[k] = (b & !a & cells) | !cells;
         }
-        let want = line_threats_x8_scalar(&own, &blocked);
+        // Freestyle's masks, or standard's (exactly five).
+        let exact = if rng.next_u32() % 2 == 0 { 0 } else { u32::MAX };
+        let want = line_threats_x8_scalar(&own, &blocked, exact);
         fives += want.0.iter().filter(|&&m| m != 0).count();
         fours += want.1.iter().filter(|&&m| m != 0).count();
-        assert_eq!(line_threats_x8(&own, &blocked), want);
+        assert_eq!(line_threats_x8(&own, &blocked, exact), want);
         if best() == Kernel::Avx2 {
-            assert_eq!(line_threats_x8_with(Kernel::Avx2, &own, &blocked), want);
+            assert_eq!(
+                line_threats_x8_with(Kernel::Avx2, &own, &blocked, exact),
+                want
+            );
         }
     }
     // The draws make both kinds of mask often enough to test them.

@@ -5,6 +5,7 @@
 use crate::common::{sample, suite};
 use wuzi::search::solver::{Proof, SolveLimits, Solver};
 use wuzi::suite::{PointSet, SuiteRow};
+use wuzi::Rule;
 
 /// The solver's budget for a row: a node count, so that a result does not depend on the
 /// machine's load. The hardest row, `renju_vcf.tsv`'s `lfz_c34_114`, takes 28.5 s alone in
@@ -209,9 +210,11 @@ fn freestyle_no_vcf_full() {
     check_no_vcf(&suite("tactics/freestyle_no_vcf.tsv"));
 }
 
-/// The lean VCF (freestyle) visits the same nodes as the VCF on full moves and proves the
-/// same wins with lines as long: on the freestyle suites, for both sides, with the leaf
-/// search's small budget (where the budget cut must fall on the same node) and a large one.
+/// The lean VCF (freestyle and standard) visits the same nodes as the VCF on full moves and
+/// proves the same wins with lines as long: on the freestyle suites, under freestyle and
+/// again under standard (where the same stones may make overlines), and on the standard
+/// suite, for both sides, with the leaf search's small budget (where the budget cut must
+/// fall on the same node) and a large one.
 /// Every 96th row of each suite here; every 24th in [`lean_vcf_matches_full_moves_on_more_rows`].
 #[test]
 fn lean_vcf_matches_full_moves() {
@@ -224,16 +227,34 @@ fn lean_vcf_matches_full_moves_on_more_rows() {
     check_lean_vcf(24, 50, 10);
 }
 
-/// The lean and the full VCF agree on every `step`-th row of the freestyle suites; more than
-/// `min_wins` of the searches prove a win and more than `min_cut` stop at the budget.
+/// The lean and the full VCF agree on every `step`-th row of the freestyle suites (under
+/// freestyle and under standard) and of the standard suite; more than `min_wins` of the
+/// searches prove a win and more than `min_cut` stop at the budget, under each rule.
 fn check_lean_vcf(step: usize, min_wins: usize, min_cut: usize) {
     let mut rows = Vec::new();
     for s in ["vcf", "no_vcf", "defend_vcf", "win"] {
         rows.extend(sample(suite(&format!("tactics/freestyle_{s}.tsv")), step));
     }
+    let mut standard: Vec<_> = rows
+        .iter()
+        .map(|r| SuiteRow {
+            rule: Rule::Standard,
+            id: format!("{} (standard)", r.id),
+            ..r.clone()
+        })
+        .collect();
+    standard.extend(sample(suite("tactics/standard_vcf.tsv"), step / 4));
+    for (rule, rows) in [(Rule::Freestyle, rows), (Rule::Standard, standard)] {
+        lean_vcf_agrees(rule, &rows, min_wins, min_cut);
+    }
+}
+
+/// [`check_lean_vcf`] on the `rows` of one rule.
+fn lean_vcf_agrees(rule: Rule, rows: &[SuiteRow], min_wins: usize, min_cut: usize) {
     let (mut wins, mut cut) = (0, 0);
-    for row in &rows {
+    for row in rows {
         let mut b = row.board().unwrap();
+        assert_eq!(b.rule(), rule, "{}", row.id);
         for pass in [false, true] {
             if pass {
                 b.make_pass();
@@ -262,7 +283,7 @@ fn check_lean_vcf(step: usize, min_wins: usize, min_cut: usize) {
         }
     }
     eprintln!(
-        "lean VCF: {} rows, {wins} wins, {cut} cut searches",
+        "lean VCF under {rule:?}: {} rows, {wins} wins, {cut} cut searches",
         rows.len()
     );
     assert!(
@@ -445,7 +466,7 @@ fn vct_proves_vct_puzzles_with_true_lines() {
 fn a_double_threat_against_no_four_is_a_short_vct() {
     use rand_xoshiro::rand_core::{RngCore, SeedableRng};
     use wuzi::threat::Threat;
-    use wuzi::{Color, Rule};
+    use wuzi::Color;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(20_261_130);
     let lim = SolveLimits {
         depth: 2,

@@ -239,9 +239,9 @@ impl Solver {
         Ok(())
     }
 
-    /// Does the side to move win by continuous fours? Under freestyle the search makes lean
-    /// moves (`Board::lean_make`); it visits the same nodes in the same order as with full
-    /// moves, and proves the same wins with lines of the same length.
+    /// Does the side to move win by continuous fours? Under freestyle and standard the search
+    /// makes lean moves (`Board::lean_make`); it visits the same nodes in the same order as
+    /// with full moves, and proves the same wins with lines of the same length.
     pub fn vcf(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {
         self.vcf_with(board, limits, board.lean_rule())
     }
