@@ -16,9 +16,9 @@ pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-results.wz
 /// The built-in net of 15x15 renju: `nets/renju15-window.wznet`, a version-6 net trained on
 /// renju games (`nets/README.md`).
 pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-window.wznet");
-/// The built-in net of 20x20 freestyle: `nets/freestyle20-gen1.wznet`, a version-1 net
-/// trained on 20x20 games (`nets/README.md`).
-pub const BUILTIN_20_NET: &[u8] = include_bytes!("../../nets/freestyle20-gen1.wznet");
+/// The built-in net of 20x20 freestyle: `nets/freestyle20-gen2.wznet`, a version-6 net, the
+/// 15x15 freestyle net trained on 20x20 games (`nets/README.md`).
+pub const BUILTIN_20_NET: &[u8] = include_bytes!("../../nets/freestyle20-gen2.wznet");
 
 /// The built-in net of a `size` board under `rule`, read once; `None` where the classical
 /// evaluation plays. A net's value layer reads a board sum over the empty cells, which it

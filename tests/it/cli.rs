@@ -545,7 +545,7 @@ fn the_brain_takes_a_net_file_or_refuses_it() {
         .collect();
     assert_eq!(about.len(), 3, "{about:?}");
     assert!(about[0].contains("net 8d7ea3df9ac89fd0"), "{about:?}");
-    assert!(about[1].contains("net 0431ab93470e19c2"), "{about:?}");
+    assert!(about[1].contains("net a437a80f96fff3d0"), "{about:?}");
     assert!(about[2].contains("classical"), "{about:?}");
     let out = run(BRAIN, &["--eval", "classical"], "ABOUT\nEND\n");
     assert!(
