@@ -19,9 +19,9 @@
 //!   cells and ends lie;
 //! - a side to move with a five point wins by VCF and by VCT, with a line of one move;
 //! - under freestyle and standard, the VCF on lean moves gives the same answer, node count
-//!   and line length as on full moves (its documented contract), and the same line but for its last
-//!   two moves, which may name another of two five points; the full-move line is checked
-//!   as above too;
+//!   and line length as on full moves (its documented contract), and the same line but for
+//!   its last two moves, which may name another of two five points; the full-move line is
+//!   checked as above too;
 //! - a VCF win of k fours is never a VCT `NoWin` at depth k or more;
 //! - the leaves' local VCF (`Solver::vcf_local`, on the same solver after the full VCF)
 //!   claims only wins whose lines pass the checks above, and none where the full VCF

@@ -3,10 +3,10 @@
 //! that make a five, and the empty cells that may make a four (some five-cell window through
 //! the cell holds three stones of the side and nothing of the other; under standard, with no
 //! stone of the side just outside it either, since a five there would be an overline). A
-//! lean make moves only the stones, the
-//! table keys, the hash and those masks: the cell patterns, classes and counts keep the value
-//! they had before the first lean make, and are right again once every lean make is undone.
-//! Normal makes only mark their lines stale, and [`Board::lean_begin`] refreshes those.
+//! lean make moves only the stones, the table keys, the hash and those masks: the cell
+//! patterns, classes and counts keep the value they had before the first lean make, and are
+//! right again once every lean make is undone. Normal makes only mark their lines stale, and
+//! [`Board::lean_begin`] refreshes those.
 
 use super::linekeys::{KEY_ADD, KEY_SUB};
 use super::{Board, LeanSaved, EMPTY};
