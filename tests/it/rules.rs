@@ -62,6 +62,36 @@ fn five_checks() {
     }
 }
 
+/// Caro's win check on AlphaGomoku's caro positions (`tests/data/caro_five_check_alphagomoku.tsv`):
+/// a five closed at both ends by the opponent does not win, the board's edge closes
+/// nothing, a run of six open at one end wins under caro and never under caro with exact
+/// five. (The file's note gives the one point of the source left out, where its rule and
+/// wuzi's part.)
+#[test]
+fn caro_five_checks() {
+    let path = crate::common::project_data_dir().join("caro_five_check_alphagomoku.tsv");
+    let rows = wuzi::suite::load_suite(&path).unwrap();
+    assert_eq!(rows.len(), 6);
+    let mut checked = 0;
+    for row in rows {
+        let b = row.board().unwrap();
+        assert!(b.rule().is_caro(), "{}", row.id);
+        for p in points(&row.answers) {
+            assert!(b.makes_five(p, Color::Black), "{}: {p} must win", row.id);
+            checked += 1;
+        }
+        for p in points(&row.non_answers) {
+            assert!(
+                !b.makes_five(p, Color::Black),
+                "{}: {p} must not win",
+                row.id
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 33);
+}
+
 /// Every `five` row of the tactical suites: the set of points where the side to move makes
 /// a five is exactly the answer set.
 #[test]
