@@ -10,9 +10,8 @@ use thiserror::Error;
 
 /// The built-in net of 15x15 freestyle, standard and caro: `nets/freestyle15-results.wznet`,
 /// a version-6 net (its provenance and its results against the nets before it:
-/// `nets/README.md`). It was trained on freestyle games alone; under caro it beat the
-/// classical evaluation by +289 Elo at 100 ms a move (`docs/strength.md`), and an ancestor
-/// beat it under standard.
+/// `nets/README.md`). It was trained on freestyle games alone; it plays standard and caro
+/// because it beats the classical evaluation there (`docs/strength.md`).
 pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-results.wznet");
 /// The built-in net of 15x15 renju: `nets/renju15-window.wznet`, a version-6 net trained on
 /// renju games (`nets/README.md`).
