@@ -18,7 +18,7 @@
 //!   tries every cell within five of a five point along its four lines, where the five's
 //!   cells and ends lie;
 //! - a side to move with a five point wins by VCF and by VCT, with a line of one move;
-//! - under freestyle and standard, the VCF on lean moves gives the same answer, node count
+//! - under every rule but caro, the VCF on lean moves gives the same answer, node count
 //!   and line length as on full moves (its documented contract), and the same line but for
 //!   its last two moves, which may name another of two five points; the full-move line is
 //!   checked as above too;
@@ -228,7 +228,7 @@ fuzz_target!(|data: &[u8]| {
             "VCF with a five point: {vcf:?}"
         );
     }
-    if matches!(rule, Rule::Freestyle | Rule::Standard) {
+    if matches!(rule, Rule::Freestyle | Rule::Standard | Rule::Renju) {
         let vcf_nodes = solver.nodes();
         let mut full = Solver::new();
         let on_full = solve(&mut b, |b| full.vcf_with(b, &vcf_limits, false));

@@ -4,7 +4,7 @@
 
 use super::Board;
 use crate::pattern::{is_straight_four, LineRule, Pattern};
-use crate::threat::Threat;
+use crate::threat::{nibble, Threat};
 use crate::types::{Color, Dir, Pos, Rule, CELLS};
 use bitvec::prelude::*;
 
@@ -42,19 +42,49 @@ impl Board {
         if self.threat(p, Color::Black) == Threat::Forbidden {
             return true;
         }
-        self.real_threes(p) >= 2
+        let mut packed = 0u16;
+        for d in Dir::ALL {
+            packed |= (self.pattern(p, Color::Black, d) as u16) << (4 * d as usize);
+        }
+        self.real_threes(p, packed, false) >= 2
     }
 
-    /// Counts the directions in which black's stone on `p` makes a real three.
-    fn real_threes(&mut self, p: Pos) -> usize {
-        let dirs: Vec<Dir> = Dir::ALL
-            .into_iter()
-            .filter(|&d| self.pattern(p, Color::Black, d) == Pattern::F3)
-            .collect();
+    /// [`Board::is_forbidden`] in lean mode (between [`Board::lean_begin`] and
+    /// [`Board::lean_end`], where the cell patterns and classes are those of the position
+    /// before the first lean make): the same answer, from the patterns the table keys give
+    /// and a recursive three test made with lean moves.
+    pub(crate) fn lean_is_forbidden(&mut self, p: Pos) -> bool {
+        if !self.rule().has_forbidden() || !self.is_empty(p) {
+            return false;
+        }
+        let ([black, _], t) = self.lean_cell(p);
+        match t[0] {
+            Threat::Five => false,
+            Threat::Forbidden => true,
+            _ => {
+                let threes = (0..4).filter(|&d| nibble(black, d) == Pattern::F3).count();
+                threes >= 2 && self.real_threes(p, black, true) >= 2
+            }
+        }
+    }
+
+    /// Counts the directions in which black's stone on `p` makes a real three, of those
+    /// whose pattern in `packed` (black's, a nibble a direction) is an open three. The stone
+    /// is placed with a lean make when `lean` (in lean mode), else with a full one.
+    fn real_threes(&mut self, p: Pos, packed: u16, lean: bool) -> usize {
         let lr = LineRule::of(Rule::Renju, Color::Black);
-        self.place(p, Color::Black);
+        let mover = self.to_move;
+        if lean {
+            self.to_move = Color::Black;
+            self.lean_make(p);
+        } else {
+            self.place(p, Color::Black);
+        }
         let mut real = 0;
-        for &d in &dirs {
+        for d in Dir::ALL {
+            if nibble(packed, d as usize) != Pattern::F3 {
+                continue;
+            }
             let geo = self.geometry();
             let found = (-4isize..=4).filter(|&k| k != 0).any(|k| {
                 let Some(e) = geo.step(p, d, k) else {
@@ -65,14 +95,24 @@ impl Board {
                 }
                 let mut w = self.window(p, d, Color::Black);
                 w.own |= 1 << (5 + k);
-                is_straight_four(w, lr) && !self.is_forbidden(e)
+                is_straight_four(w, lr)
+                    && !if lean {
+                        self.lean_is_forbidden(e)
+                    } else {
+                        self.is_forbidden(e)
+                    }
             });
             real += found as usize;
             if real >= 2 {
                 break;
             }
         }
-        self.unplace();
+        if lean {
+            self.lean_undo();
+            self.to_move = mover;
+        } else {
+            self.unplace();
+        }
         real
     }
 
@@ -85,5 +125,61 @@ impl Board {
             }
         }
         set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// In lean mode, after lean makes on top of full ones, every empty cell's answer equals
+    /// the full board's for the same stones: on crowded random renju positions, where
+    /// double threes (and threes whose straight four needs a forbidden point) are common.
+    #[test]
+    fn lean_forbidden_points_match_the_full_board() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut random_empty = |b: &Board| loop {
+            let p = Pos::new(
+                3 + (rng.next_u32() % 9) as usize,
+                3 + (rng.next_u32() % 9) as usize,
+            );
+            if b.is_empty(p) {
+                return p;
+            }
+        };
+        let (mut forbidden, mut by_threes) = (0, 0);
+        for trial in 0..300 {
+            let mut b = Board::new(15, Rule::Renju);
+            for _ in 0..10 + trial % 30 {
+                let p = random_empty(&b);
+                b.make(p);
+            }
+            let mut full = b.clone();
+            b.lean_begin();
+            for _ in 0..1 + trial % 5 {
+                let p = random_empty(&b);
+                b.lean_make(p);
+                full.make(p);
+            }
+            for &p in full.cells().to_vec().iter() {
+                if !full.is_empty(p) {
+                    continue;
+                }
+                let want = full.is_forbidden(p);
+                assert_eq!(b.lean_is_forbidden(p), want, "trial {trial}, {p}");
+                forbidden += want as usize;
+                by_threes += (want && full.threat(p, Color::Black) != Threat::Forbidden) as usize;
+            }
+            for _ in 0..1 + trial % 5 {
+                b.lean_undo();
+            }
+            b.lean_end();
+        }
+        assert!(
+            forbidden > 200 && by_threes > 100,
+            "{forbidden} {by_threes}"
+        );
     }
 }

@@ -1,12 +1,14 @@
-//! Lean moves for the four-only threat search under freestyle and standard. Per side and
-//! line the board keeps two slot masks computed from the line masks alone: the empty cells
-//! that make a five, and the empty cells that may make a four (some five-cell window through
-//! the cell holds three stones of the side and nothing of the other; under standard, with no
-//! stone of the side just outside it either, since a five there would be an overline). A
-//! lean make moves only the stones, the table keys, the hash and those masks: the cell
-//! patterns, classes and counts keep the value they had before the first lean make, and are
-//! right again once every lean make is undone. Normal makes only mark their lines stale, and
-//! [`Board::lean_begin`] refreshes those.
+//! Lean moves for the four-only threat search under freestyle, standard and renju. Per side
+//! and line the board keeps two slot masks computed from the line masks alone: the empty
+//! cells that make a five, and the empty cells that may make a four (some five-cell window
+//! through the cell holds three stones of the side and nothing of the other; where only
+//! exactly five wins, standard and renju's black, with no stone of the side just outside it
+//! either, since a five there would be an overline). A lean make moves only the stones, the
+//! table keys, the hash and those masks: the cell patterns, classes and counts keep the
+//! value they had before the first lean make, and are right again once every lean make is
+//! undone. Normal makes only mark their lines stale, and [`Board::lean_begin`] refreshes
+//! those. Renju black's forbidden points are read through the table keys
+//! ([`Board::lean_is_forbidden`]), which lean makes keep.
 
 use super::linekeys::{KEY_ADD, KEY_SUB};
 use super::{Board, LeanSaved, EMPTY};
@@ -18,8 +20,8 @@ use crate::zobrist;
 
 /// The five and four masks of one side's line: `own` its stones, `blocked` the other side's
 /// stones and the wall. Bit `MARGIN + i` stands for cell `i`, as in the line masks. `exact`
-/// is all ones where only exactly five wins (standard), zero where longer runs win too
-/// (freestyle).
+/// is all ones where only exactly five wins (standard, renju's black), zero where longer
+/// runs win too (freestyle, renju's white).
 #[inline(always)]
 pub(crate) fn line_threats(own: u32, blocked: u32, exact: u32) -> (u32, u32) {
     let empty = !(own | blocked);
@@ -42,21 +44,23 @@ pub(crate) fn line_threats(own: u32, blocked: u32, exact: u32) -> (u32, u32) {
 }
 
 impl Board {
-    /// Does this board's rule allow lean moves? Freestyle and standard: there a five-cell
-    /// window (under standard with the two cells just outside it) decides fives and fours
-    /// alone, with no forbidden points and no caro ends.
+    /// Does this board's rule allow lean moves? Every rule but caro's: there a five-cell
+    /// window (where only exactly five wins, with the two cells just outside it) decides
+    /// fives and fours alone; caro's blocked ends need more. Renju's forbidden points are
+    /// asked of [`Board::lean_is_forbidden`].
     #[inline(always)]
     pub(crate) fn lean_rule(&self) -> bool {
-        matches!(self.rule, Rule::Freestyle | Rule::Standard)
+        matches!(self.rule, Rule::Freestyle | Rule::Standard | Rule::Renju)
     }
 
-    /// [`line_threats`]' `exact` for this board's rule: all ones under standard.
+    /// [`line_threats`]' `exact` for each side (black, white) under this board's rule: all
+    /// ones where only exactly five wins.
     #[inline(always)]
-    fn lean_exact(&self) -> u32 {
-        if self.rule == Rule::Standard {
-            u32::MAX
-        } else {
-            0
+    fn lean_exact(&self) -> [u32; 2] {
+        match self.rule {
+            Rule::Standard => [u32::MAX; 2],
+            Rule::Renju => [u32::MAX, 0],
+            _ => [0; 2],
         }
     }
 
@@ -86,8 +90,9 @@ impl Board {
     pub(super) fn refresh_lean_line(&mut self, d: usize, l: usize) {
         let wall = self.geo.wall[d][l];
         let (b, w) = (self.lines[0][d][l], self.lines[1][d][l]);
+        let exact = self.lean_exact();
         for (s, own, opp) in [(0, b, w), (1, w, b)] {
-            let (five, four) = line_threats(own, opp | wall, self.lean_exact());
+            let (five, four) = line_threats(own, opp | wall, exact[s]);
             self.set_lean_masks(s, d, l, five, four);
         }
     }
@@ -262,7 +267,7 @@ impl Board {
             "lean patterns of {p}"
         );
         let t = [
-            COMBINED[0][packed[0] as usize],
+            COMBINED[self.forbid_black()][packed[0] as usize],
             COMBINED[0][packed[1] as usize],
         ];
         (packed, t)
@@ -270,11 +275,15 @@ impl Board {
 }
 
 /// The line masks of eight lines at once (`own[k]`, `blocked[k]`): the five
-/// masks and the four masks, for a lean make's four directions and two sides. `exact`: all
-/// ones under standard, where a run longer than five does not win, else zero. With the best
-/// kernel.
+/// masks and the four masks, for a lean make's four directions and two sides (lane `2d +
+/// side`). `exact[side]`: all ones where a run longer than five does not win for that side
+/// (standard, renju's black), else zero. With the best kernel.
 #[inline(always)]
-pub fn line_threats_x8(own: &[u32; 8], blocked: &[u32; 8], exact: u32) -> ([u32; 8], [u32; 8]) {
+pub fn line_threats_x8(
+    own: &[u32; 8],
+    blocked: &[u32; 8],
+    exact: [u32; 2],
+) -> ([u32; 8], [u32; 8]) {
     line_threats_x8_with(crate::simd::best(), own, blocked, exact)
 }
 
@@ -284,7 +293,7 @@ pub fn line_threats_x8_with(
     kernel: Kernel,
     own: &[u32; 8],
     blocked: &[u32; 8],
-    exact: u32,
+    exact: [u32; 2],
 ) -> ([u32; 8], [u32; 8]) {
     match kernel {
         #[cfg(target_arch = "x86_64")]
@@ -300,11 +309,11 @@ pub fn line_threats_x8_with(
 pub fn line_threats_x8_scalar(
     own: &[u32; 8],
     blocked: &[u32; 8],
-    exact: u32,
+    exact: [u32; 2],
 ) -> ([u32; 8], [u32; 8]) {
     let (mut five, mut four) = ([0; 8], [0; 8]);
     for k in 0..8 {
-        (five[k], four[k]) = line_threats(own[k], blocked[k], exact);
+        (five[k], four[k]) = line_threats(own[k], blocked[k], exact[k % 2]);
     }
     (five, four)
 }
@@ -321,7 +330,7 @@ mod avx2 {
     pub unsafe fn line_threats_x8(
         own: &[u32; 8],
         blocked: &[u32; 8],
-        exact: u32,
+        exact: [u32; 2],
     ) -> ([u32; 8], [u32; 8]) {
         let (o, b) = (
             _mm256_loadu_si256(own.as_ptr() as *const __m256i),
@@ -331,7 +340,8 @@ mod avx2 {
         // andnot(a, b) = !a & b
         let andnot = _mm256_andnot_si256;
         let empty = andnot(or(o, b), _mm256_set1_epi32(-1));
-        let edge = and(o, _mm256_set1_epi32(exact as i32));
+        let (eb, ew) = (exact[0] as i32, exact[1] as i32);
+        let edge = and(o, _mm256_setr_epi32(eb, ew, eb, ew, eb, ew, eb, ew));
         let dirty = or(
             or(
                 or(b, _mm256_srli_epi32::<1>(b)),

@@ -85,7 +85,7 @@ fn avx2_kernels_match_scalar() {
     assert!(positions > 1000, "{positions}");
 }
 
-/// The lean-mask kernels agree on random lines, under freestyle and standard: each cell
+/// The lean-mask kernels agree on random lines, under freestyle, standard and renju: each cell
 /// own, blocked or empty, and everything off the line wall, as on the board.
 #[test]
 fn line_threats_x8_kernels_agree() {
@@ -100,8 +100,8 @@ fn line_threats_x8_kernels_agree() {
             own[k] = a & !b & cells;
             blocked[k] = (b & !a & cells) | !cells;
         }
-        // Freestyle's masks, or standard's (exactly five).
-        let exact = if rng.next_u32() % 2 == 0 { 0 } else { u32::MAX };
+        // Freestyle's masks, standard's (exactly five) or renju's (exactly five for black).
+        let exact = [0, u32::MAX].map(|e| if rng.next_u32() % 2 == 0 { 0 } else { e });
         let want = line_threats_x8_scalar(&own, &blocked, exact);
         fives += want.0.iter().filter(|&&m| m != 0).count();
         fours += want.1.iter().filter(|&&m| m != 0).count();

@@ -210,11 +210,12 @@ fn freestyle_no_vcf_full() {
     check_no_vcf(&suite("tactics/freestyle_no_vcf.tsv"));
 }
 
-/// The lean VCF (freestyle and standard) visits the same nodes as the VCF on full moves and
+/// The lean VCF (every rule but caro) visits the same nodes as the VCF on full moves and
 /// proves the same wins with lines as long: on the freestyle suites, under freestyle and
-/// again under standard (where the same stones may make overlines), and on the standard
-/// suite, for both sides, with the leaf search's small budget (where the budget cut must
-/// fall on the same node) and a large one.
+/// again under standard and renju (where the same stones may make overlines and forbidden
+/// points), on the standard suite and on the renju suites, for both sides, with the leaf
+/// search's small budget (where the budget cut must fall on the same node) and a large
+/// one.
 /// Every 96th row of each suite here; every 24th in [`lean_vcf_matches_full_moves_on_more_rows`].
 #[test]
 fn lean_vcf_matches_full_moves() {
@@ -228,23 +229,34 @@ fn lean_vcf_matches_full_moves_on_more_rows() {
 }
 
 /// The lean and the full VCF agree on every `step`-th row of the freestyle suites (under
-/// freestyle and under standard) and of the standard suite; more than `min_wins` of the
-/// searches prove a win and more than `min_cut` stop at the budget, under each rule.
+/// freestyle, standard and renju), of the standard suite and of the renju suites; more than
+/// `min_wins` of the searches prove a win and more than `min_cut` stop at the budget, under
+/// each rule.
 fn check_lean_vcf(step: usize, min_wins: usize, min_cut: usize) {
     let mut rows = Vec::new();
     for s in ["vcf", "no_vcf", "defend_vcf", "win"] {
         rows.extend(sample(suite(&format!("tactics/freestyle_{s}.tsv")), step));
     }
-    let mut standard: Vec<_> = rows
-        .iter()
-        .map(|r| SuiteRow {
-            rule: Rule::Standard,
-            id: format!("{} (standard)", r.id),
-            ..r.clone()
-        })
-        .collect();
+    let under = |rule: Rule, name: &str| -> Vec<SuiteRow> {
+        rows.iter()
+            .map(|r| SuiteRow {
+                rule,
+                id: format!("{} ({name})", r.id),
+                ..r.clone()
+            })
+            .collect()
+    };
+    let mut standard = under(Rule::Standard, "standard");
     standard.extend(sample(suite("tactics/standard_vcf.tsv"), step / 4));
-    for (rule, rows) in [(Rule::Freestyle, rows), (Rule::Standard, standard)] {
+    let mut renju = under(Rule::Renju, "renju");
+    for s in ["vcf", "defend_vcf", "win"] {
+        renju.extend(sample(suite(&format!("tactics/renju_{s}.tsv")), step / 4));
+    }
+    for (rule, rows) in [
+        (Rule::Freestyle, rows.clone()),
+        (Rule::Standard, standard),
+        (Rule::Renju, renju),
+    ] {
         lean_vcf_agrees(rule, &rows, min_wins, min_cut);
     }
 }

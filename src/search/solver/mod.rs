@@ -239,7 +239,7 @@ impl Solver {
         Ok(())
     }
 
-    /// Does the side to move win by continuous fours? Under freestyle and standard the search
+    /// Does the side to move win by continuous fours? Under every rule but caro the search
     /// makes lean moves (`Board::lean_make`); it visits the same nodes in the same order as
     /// with full moves, and proves the same wins with lines of the same length.
     pub fn vcf(&mut self, board: &mut Board, limits: &SolveLimits) -> Proof {

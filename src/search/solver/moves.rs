@@ -14,8 +14,13 @@ pub(super) fn attack_score(class: Threat, order: i32) -> i32 {
 /// [`attack_moves`] with `fours_only` on lean moves: the same moves in the same order. The
 /// four masks give a superset of the cells; the classes, read through the table keys, pick
 /// the fours. When more than `N` qualify, the `N` first centre-out are kept, as the scan of
-/// [`attack_moves`] keeps them.
-pub(super) fn lean_four_moves<const N: usize>(b: &Board, a: Color, out: &mut [Pos; N]) -> usize {
+/// [`attack_moves`] keeps them; renju black's forbidden points are dropped after that, as
+/// there.
+pub(super) fn lean_four_moves<const N: usize>(
+    b: &mut Board,
+    a: Color,
+    out: &mut [Pos; N],
+) -> usize {
     let w = crate::eval::OrderWeights::for_rule(b.rule());
     let rank = &b.geometry().rank;
     let mut scored = [ScoredMove::default(); N];
@@ -47,10 +52,16 @@ pub(super) fn lean_four_moves<const N: usize>(b: &Board, a: Color, out: &mut [Po
     });
     let scored = &mut scored[..n];
     scored.sort_unstable_by_key(ScoredMove::order_key);
-    for (o, m) in out.iter_mut().zip(scored.iter()) {
-        *o = m.pos;
+    let forbid = a == Color::Black && b.rule().has_forbidden();
+    let mut k = 0;
+    for m in scored.iter() {
+        if forbid && b.lean_is_forbidden(m.pos) {
+            continue;
+        }
+        out[k] = m.pos;
+        k += 1;
     }
-    n
+    k
 }
 
 /// The attacker's threat moves: fours (and, unless `fours_only`, open threes), strongest

@@ -99,7 +99,7 @@ impl Solver {
                 return Ok(true);
             }
         };
-        if d == Color::Black && b.is_forbidden(q) {
+        if d == Color::Black && M::forbidden(b, q) {
             // Black cannot block on a forbidden point: any reply, then the five.
             line.push(q);
             line.push(Pos::NONE);
@@ -169,7 +169,7 @@ fn local_salt(near: Pos) -> u64 {
     0x5bd1_e995_7f4a_7c15 ^ (u64::from(near.0) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// The moves and reads of a VCF: full moves on the board, or lean ones (freestyle).
+/// The moves and reads of a VCF: full moves on the board, or lean ones (every rule but caro).
 pub(super) trait FourMoves {
     fn play(b: &mut Board, p: Pos);
     fn take_back(b: &mut Board);
@@ -177,6 +177,8 @@ pub(super) trait FourMoves {
     fn fives(b: &Board, side: Color) -> (u32, Pos, Pos);
     /// The attacker's fours, strongest first ([`attack_moves`]).
     fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize;
+    /// Is the empty point `p` forbidden for black ([`Board::is_forbidden`])?
+    fn forbidden(b: &mut Board, p: Pos) -> bool;
 }
 
 /// [`Board::make`] and the board's classes.
@@ -206,6 +208,10 @@ impl FourMoves for Full {
     fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize {
         attack_moves(b, side, true, out)
     }
+    #[inline(always)]
+    fn forbidden(b: &mut Board, p: Pos) -> bool {
+        b.is_forbidden(p)
+    }
 }
 
 /// [`Board::lean_make`] and the lean masks.
@@ -231,5 +237,9 @@ impl FourMoves for Lean {
     #[inline(always)]
     fn fours(b: &mut Board, side: Color, out: &mut [Pos; 64]) -> usize {
         lean_four_moves(b, side, out)
+    }
+    #[inline(always)]
+    fn forbidden(b: &mut Board, p: Pos) -> bool {
+        b.rule().has_forbidden() && b.lean_is_forbidden(p)
     }
 }
