@@ -62,12 +62,19 @@ pub(super) fn caro_wins_with(b: &mut Board, side: Color, p: Pos) -> bool {
 /// The defender (to move) faces the two five points `q1` and `q2`, and no stone stops both
 /// (every rule but caro): writes its reply and the attacker's five, reversed as lines are
 /// built. Renju black's reply is never a forbidden point: the other five point, or
-/// `Pos::NONE` when both are forbidden.
-pub(super) fn two_fives_line(b: &mut Board, q1: Pos, q2: Pos, line: &mut Vec<Pos>) {
+/// `Pos::NONE` when both are forbidden. `forbidden` answers [`Board::is_forbidden`] for
+/// the board's mode (full moves, or lean ones: `Board::lean_is_forbidden`).
+pub(super) fn two_fives_line(
+    b: &mut Board,
+    q1: Pos,
+    q2: Pos,
+    line: &mut Vec<Pos>,
+    forbidden: impl Fn(&mut Board, Pos) -> bool,
+) {
     let check = b.to_move() == Color::Black && b.rule().has_forbidden();
-    let (reply, five) = if !(check && b.is_forbidden(q1)) {
+    let (reply, five) = if !(check && forbidden(b, q1)) {
         (q1, q2)
-    } else if !(check && b.is_forbidden(q2)) {
+    } else if !(check && forbidden(b, q2)) {
         (q2, q1)
     } else {
         (Pos::NONE, q1)

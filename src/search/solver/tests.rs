@@ -45,6 +45,28 @@ fn assert_line_ends_in_five(b: &mut Board, line: &[Pos]) {
     );
 }
 
+/// Renju, 20x20, white to move: white's four 9,13 makes an open four (five points 9,9 and
+/// 9,14) where 9,9 is an overline for black. The VCF on lean moves once wrote black's reply
+/// on 9,9, having asked the full board (stale in lean mode) whether it was forbidden (found
+/// by the fuzz target `solver`: `fuzz/regressions/solver/renju-lean-double-five-reply`).
+#[test]
+fn renju_lean_vcf_never_blocks_on_a_forbidden_point() {
+    let moves = "10,10 7,10 10,13 8,14 7,7 6,16 10,4 13,7 8,12 12,7 11,12 7,8 12,8 7,9 8,7 \
+                 9,12 4,14 9,11 8,8 8,11 10,7 13,13 8,9 11,9 11,10 11,8 10,12 12,9 7,11 \
+                 12,11 12,12 10,6 9,6 16,10 19,7 1,14 6,18 1,13 7,18 1,12 8,18 18,11 1,11 \
+                 17,17 17,16";
+    let moves = crate::notation::parse_move_list(moves).expect("moves");
+    let mut b = Board::new(20, crate::types::Rule::Renju);
+    b.play_all(&moves).expect("position");
+    assert_eq!(b.to_move(), Color::White);
+    for lean in [true, false] {
+        let Proof::Win(line) = Solver::new().vcf_with(&mut b, &SolveLimits::default(), lean) else {
+            panic!("white wins by fours (lean {lean})");
+        };
+        assert_line_ends_in_five(&mut b.clone(), &line);
+    }
+}
+
 /// Caro: after black's four 3..6,7 (closed at 2,7 by white), white stops the five at
 /// 7,7 or just beyond it at 8,7 (the five 3..7,7 would be closed at both ends). The
 /// solver once tried only 7,7 and claimed a VCF that 8,7 refutes (found by the fuzz

@@ -95,7 +95,7 @@ impl Solver {
             (0, _, _) => return Ok(false),
             (1, q, _) => q,
             (_, q1, q2) => {
-                two_fives_line(b, q1, q2, line);
+                two_fives_line(b, q1, q2, line, M::forbidden);
                 return Ok(true);
             }
         };

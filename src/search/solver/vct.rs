@@ -218,7 +218,7 @@ impl Solver {
             }
             _ => {
                 let (q1, q2) = two_fives(b, a);
-                two_fives_line(b, q1, q2, line);
+                two_fives_line(b, q1, q2, line, Board::is_forbidden);
                 return Ok(true);
             }
         }
