@@ -1,7 +1,7 @@
 //! The node search: negamax with alpha-beta and principal variation search, the table,
 //! pruning, extensions and reductions, the pending (not yet made) child, and the leaves.
 use super::params::*;
-use super::picker::{answers_four_three, must_answer_three};
+use super::picker::{answers_four_three, has_legal_flex4, must_answer_three};
 use super::*;
 
 impl Searcher<'_> {
@@ -43,7 +43,7 @@ impl Searcher<'_> {
             let renju_black = me == Color::Black && self.board.rule().has_forbidden();
             if !renju_black || {
                 self.materialize(&mut pending, ply);
-                self.has_legal_flex4()
+                has_legal_flex4(&mut self.board, Color::Black)
             } {
                 return WIN - (ply as i32 + 3);
             }
@@ -180,7 +180,9 @@ impl Searcher<'_> {
         let forced = opp_fives > 0;
         // Nodes that answer a threat generate a narrower list, which may not hold the table
         // move.
-        let defending = must_answer_three(&self.board) || answers_four_three(&self.board, ply);
+        let defending =
+            must_answer_three(&mut self.board, self.shared.params.renju_real_threes() != 0)
+                || answers_four_three(&self.board, ply);
         // The table move first, before the others are generated: a cut by it (the common
         // case) saves generating and scoring the list. Only where the list would hold it
         // first: a quiet node's candidates (every empty cell near a stone) always hold a
@@ -615,17 +617,6 @@ impl Searcher<'_> {
             return Err(-(WIN - (ply as i32 + 2)));
         }
         Ok(facts.opp_fives)
-    }
-
-    /// Renju black: is one of black's straight-four points legal?
-    pub(super) fn has_legal_flex4(&mut self) -> bool {
-        let cells = self.board.cells();
-        for &p in cells {
-            if self.board.threat(p, Color::Black) == Threat::Flex4 && !self.board.is_forbidden(p) {
-                return true;
-            }
-        }
-        false
     }
 }
 

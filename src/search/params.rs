@@ -179,6 +179,11 @@ parameters! {
     /// The fewest of our moves the time left is shared among, however long the game: past
     /// the horizon each move takes about this fraction of what is left.
     CLOCK_MIN_MOVES_TO_GO, clock_min_moves_to_go: i64 = 20;
+    /// 1: under renju, an open three of black's whose straight-four points are all
+    /// forbidden is no threat that white must answer (`picker::must_answer_three`); 0: it
+    /// is, as the class counts alone say. Measured: docs/experiments.md, leaves and threats
+    /// inside the search.
+    RENJU_REAL_THREES, renju_real_threes: u32 = 1;
 }
 
 /// [`RFP_MARGIN`] with the classical evaluation, whose scores run about 3.6 times the net's

@@ -19,6 +19,7 @@ impl Searcher<'_> {
         tt_move: Pos,
         ply: usize,
     ) -> Option<usize> {
+        let real_threes = self.shared.params.renju_real_threes() != 0;
         let b = &mut self.board;
         let me = b.to_move();
         let opp = !me;
@@ -34,7 +35,7 @@ impl Searcher<'_> {
             return (!list.is_empty()).then_some(usize::MAX);
         }
         let mut quiet_node = false;
-        if must_answer_three(b) {
+        if must_answer_three(b, real_threes) {
             // Only our fours, or points that block its open threes, can hold.
             crate::movegen::three_defences(b, list);
         } else if answers_four_three(b, ply) && {
@@ -122,10 +123,40 @@ impl Searcher<'_> {
 }
 
 /// Must the side to move answer an open three (the opponent has a straight-four point and
-/// it has none of its own)? Then only blocks and its own fours are searched.
-pub(super) fn must_answer_three(b: &Board) -> bool {
+/// it has none of its own)? Then only blocks and its own fours are searched. Under renju a
+/// three of black's whose straight-four points are all forbidden is none: white need not
+/// answer it (and the search then sees white's other moves too).
+/// `real`: [`RENJU_REAL_THREES`].
+pub(super) fn must_answer_three(b: &mut Board, real: bool) -> bool {
     let me = b.to_move();
-    b.count(!me, Threat::Flex4) > 0 && b.count(me, Threat::Flex4) == 0
+    let opp = !me;
+    b.count(opp, Threat::Flex4) > 0
+        && b.count(me, Threat::Flex4) == 0
+        && (opp == Color::White
+            || !b.rule().has_forbidden()
+            || !real
+            || has_legal_flex4(b, Color::Black))
+}
+
+/// Has `side` a straight-four point it may play (under renju, black's not forbidden)?
+pub(super) fn has_legal_flex4(b: &mut Board, side: Color) -> bool {
+    if !(side == Color::Black && b.rule().has_forbidden()) {
+        return b.count(side, Threat::Flex4) > 0;
+    }
+    let mut left = b.count(side, Threat::Flex4);
+    let cells = b.cells();
+    for &p in cells {
+        if left == 0 {
+            break;
+        }
+        if b.threat(p, side) == Threat::Flex4 {
+            left -= 1;
+            if !b.is_forbidden(p) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Does the side to move, below the root, answer an opponent's four-three point with the
@@ -134,4 +165,37 @@ pub(super) fn answers_four_three(b: &Board, ply: usize) -> bool {
     ply > 0
         && matches!(b.rule(), Rule::Freestyle | Rule::Standard)
         && b.count(!b.to_move(), Threat::Block4Flex3) > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Renju, white to move: black's open three 5,7 6,7 7,7 has the straight-four points
+    /// 4,7 and 8,7, and each would also make two open threes (a four-three-three, forbidden
+    /// as a double three). White need not answer it; with the class counts alone it would.
+    #[test]
+    fn a_renju_three_with_only_forbidden_fours_needs_no_answer() {
+        let black = "5,7 6,7 7,7 8,5 8,6 9,8 10,9 4,5 4,6 3,8 2,9";
+        let white = "0,0 14,0 0,14 14,14 0,7 14,7 7,0 7,14 11,2 2,12";
+        let b = crate::notation::parse_move_list(black).unwrap();
+        let w = crate::notation::parse_move_list(white).unwrap();
+        let mut moves: Vec<Pos> = b.iter().zip(&w).flat_map(|(&x, &y)| [x, y]).collect();
+        moves.push(*b.last().unwrap());
+        let mut board = Board::new(15, Rule::Renju);
+        board.play_all(&moves).unwrap();
+        assert_eq!(board.to_move(), Color::White);
+        assert_eq!(board.count(Color::Black, Threat::Flex4), 2);
+        for p in [Pos::new(4, 7), Pos::new(8, 7)] {
+            assert_eq!(board.threat(p, Color::Black), Threat::Flex4, "{p}");
+            assert!(board.is_forbidden(p), "{p} is forbidden");
+        }
+        assert!(!has_legal_flex4(&mut board, Color::Black));
+        assert!(!must_answer_three(&mut board, true));
+        assert!(must_answer_three(&mut board, false));
+        // Under freestyle the same stones make a three white must answer.
+        let mut free = Board::new(15, Rule::Freestyle);
+        free.play_all(&moves).unwrap();
+        assert!(must_answer_three(&mut free, true));
+    }
 }
