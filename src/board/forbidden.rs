@@ -36,17 +36,11 @@ impl Board {
     }
 
     fn is_forbidden_renju(&mut self, p: Pos) -> bool {
-        if !self.may_be_forbidden(p) {
+        if !self.is_empty(p) {
             return false;
         }
-        if self.threat(p, Color::Black) == Threat::Forbidden {
-            return true;
-        }
-        let mut packed = 0u16;
-        for d in Dir::ALL {
-            packed |= (self.pattern(p, Color::Black, d) as u16) << (4 * d as usize);
-        }
-        self.real_threes(p, packed, false) >= 2
+        let (black, class) = (self.pat[p.index()][0], self.threat(p, Color::Black));
+        self.forbidden_by(p, black, class, false)
     }
 
     /// [`Board::is_forbidden`] in lean mode (between [`Board::lean_begin`] and
@@ -57,13 +51,21 @@ impl Board {
         if !self.rule().has_forbidden() || !self.is_empty(p) {
             return false;
         }
-        let ([black, _], t) = self.lean_cell(p);
-        match t[0] {
+        let ([black, _], [class, _]) = self.lean_cell(p);
+        self.forbidden_by(p, black, class, true)
+    }
+
+    /// Is the empty point `p`, where black's patterns are `black` (a nibble a direction) and
+    /// its class `class`, forbidden under renju? A five never is; an overline or a double
+    /// four always is; else two real threes make it so ([`Board::real_threes`], with lean
+    /// moves when `lean`).
+    fn forbidden_by(&mut self, p: Pos, black: u16, class: Threat, lean: bool) -> bool {
+        match class {
             Threat::Five => false,
             Threat::Forbidden => true,
             _ => {
                 let threes = (0..4).filter(|&d| nibble(black, d) == Pattern::F3).count();
-                threes >= 2 && self.real_threes(p, black, true) >= 2
+                threes >= 2 && self.real_threes(p, black, lean) >= 2
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The node search: negamax with alpha-beta and principal variation search, the table,
 //! pruning, extensions and reductions, the pending (not yet made) child, and the leaves.
 use super::params::*;
-use super::picker::{answers_four_three, has_legal_flex4, must_answer_three};
+use super::picker::{answers_four_three, must_answer_three};
+use super::solver::legal_flex4;
 use super::*;
 
 impl Searcher<'_> {
@@ -43,7 +44,7 @@ impl Searcher<'_> {
             let renju_black = me == Color::Black && self.board.rule().has_forbidden();
             if !renju_black || {
                 self.materialize(&mut pending, ply);
-                has_legal_flex4(&mut self.board, Color::Black)
+                legal_flex4(&mut self.board, Color::Black).is_some()
             } {
                 return WIN - (ply as i32 + 3);
             }

@@ -4,6 +4,7 @@
 //! quiet nodes.
 use super::params::*;
 use super::*;
+use crate::search::solver::legal_flex4;
 use crate::types::Rule;
 
 impl Searcher<'_> {
@@ -135,28 +136,7 @@ pub(super) fn must_answer_three(b: &mut Board, real: bool) -> bool {
         && (opp == Color::White
             || !b.rule().has_forbidden()
             || !real
-            || has_legal_flex4(b, Color::Black))
-}
-
-/// Has `side` a straight-four point it may play (under renju, black's not forbidden)?
-pub(super) fn has_legal_flex4(b: &mut Board, side: Color) -> bool {
-    if !(side == Color::Black && b.rule().has_forbidden()) {
-        return b.count(side, Threat::Flex4) > 0;
-    }
-    let mut left = b.count(side, Threat::Flex4);
-    let cells = b.cells();
-    for &p in cells {
-        if left == 0 {
-            break;
-        }
-        if b.threat(p, side) == Threat::Flex4 {
-            left -= 1;
-            if !b.is_forbidden(p) {
-                return true;
-            }
-        }
-    }
-    false
+            || legal_flex4(b, Color::Black).is_some())
 }
 
 /// Does the side to move, below the root, answer an opponent's four-three point with the
@@ -190,7 +170,7 @@ mod tests {
             assert_eq!(board.threat(p, Color::Black), Threat::Flex4, "{p}");
             assert!(board.is_forbidden(p), "{p} is forbidden");
         }
-        assert!(!has_legal_flex4(&mut board, Color::Black));
+        assert!(legal_flex4(&mut board, Color::Black).is_none());
         assert!(!must_answer_three(&mut board, true));
         assert!(must_answer_three(&mut board, false));
         // Under freestyle the same stones make a three white must answer.

@@ -27,7 +27,7 @@ pub(super) fn fives_of(b: &Board, side: Color) -> (u16, Pos) {
 
 /// A straight-four point of `side` it may play (renju black: not forbidden). Under caro the
 /// class says only "two five points" (one stone may stop both): each is checked by playing it.
-pub(super) fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
+pub(crate) fn legal_flex4(b: &mut Board, side: Color) -> Option<Pos> {
     if b.count(side, Threat::Flex4) == 0 {
         return None;
     }

@@ -17,6 +17,8 @@ mod table;
 mod vcf;
 mod vct;
 
+pub(crate) use lines::legal_flex4;
+
 use crate::board::Board;
 use crate::movegen::MoveList;
 use crate::search::params::{DEPTH_FIRST_VCT_DEPTH, PN_SLOTS_MAX, PN_SLOTS_MIN};
