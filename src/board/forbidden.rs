@@ -14,20 +14,6 @@ use bitvec::prelude::*;
 pub type CellSet = BitArr!(for CELLS, in u64);
 
 impl Board {
-    /// Could `p` be forbidden for black? A cheap filter from the patterns: true for overlines,
-    /// double fours and any cell with two open threes.
-    #[inline]
-    pub fn may_be_forbidden(&self, p: Pos) -> bool {
-        if !self.rule().has_forbidden() || !self.is_empty(p) {
-            return false;
-        }
-        match self.threat(p, Color::Black) {
-            Threat::Five => false,
-            Threat::Forbidden => true,
-            _ => self.open_threes(p, Color::Black) >= 2,
-        }
-    }
-
     /// Is the empty point `p` forbidden for black? Always false outside renju (decided
     /// inline: the solvers ask at every black block).
     #[inline(always)]
