@@ -651,6 +651,8 @@ impl Engine {
             start,
             limits: limits.clone(),
             solver_table_mb: self.config.solver_table_mb,
+            vcf_table: crate::search::solver::VcfTable::allocated(),
+            checked_roots: std::sync::OnceLock::new(),
             net: self
                 .config
                 .eval

@@ -170,6 +170,14 @@ pub struct Shared<'a> {
     pub limits: Limits,
     /// Memory of each thread's threat-solver table, in megabytes.
     pub solver_table_mb: usize,
+    /// The VCF results every thread's solver keeps and reads: a result one thread proved
+    /// spares the others its solve.
+    pub vcf_table: solver::VcfTable,
+    /// The root moves the main thread kept after its root defence checks (the moves that
+    /// stop the opponent's forced win), set once it has them. Helpers do not run the checks
+    /// themselves: they search from the start and take this list when it comes
+    /// ([`Searcher::adopt_checked_roots`]).
+    pub checked_roots: std::sync::OnceLock<Vec<Pos>>,
     /// The learned evaluation, if the engine uses it instead of the classical one.
     pub net: Option<&'a crate::eval::net::Network>,
     /// Root moves the search leaves out (Yixin-Board's `YXBLOCK`, for analysis).
@@ -260,6 +268,11 @@ pub struct Searcher<'a> {
     /// so two threads reach a fixed depth sooner than one. Off for the main thread, which
     /// ends the search anyway, and when the main thread must keep exact root scores.
     pub ends_at_limit: bool,
+    /// Has this thread's root move list been through the root defence checks (the main
+    /// thread's own, or taken from [`Shared::checked_roots`])? Until then a helper's
+    /// iterations may rank a move the checks drop, so they neither end the search nor
+    /// give the move.
+    roots_checked: bool,
     /// Late-move reductions by depth and move index ([`params::LMR_SCALE`]).
     lmr: LmrTable,
     /// The learned evaluation's inputs, kept up to date by the search's makes and undos
@@ -289,6 +302,7 @@ impl<'a> Searcher<'a> {
                 let mut solver = Solver::new();
                 solver.watch(shared.stop.clone());
                 solver.limit_table(shared.solver_table_mb);
+                solver.share_vcf_table(shared.vcf_table.clone());
                 solver
             },
             shared,
@@ -310,6 +324,7 @@ impl<'a> Searcher<'a> {
             aborted: false,
             root: RootScores::Best,
             ends_at_limit: false,
+            roots_checked: false,
             deadline: shared.limits.hard_time.map(|t| shared.start + t),
             id,
             lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),

@@ -245,6 +245,10 @@ pub const LEAF_VCF_DEPTH: u8 = 40;
 /// Node budgets of the root's check of the opponent's VCF threat, and per root move of the
 /// VCF after it.
 pub const ROOT_VCF_DEFENCE_NODES: u64 = 20_000;
+
+/// How long a helper that reached the depth limit before the main thread's root defence
+/// checks sleeps between looks at whether they came.
+pub const CHECKED_ROOTS_POLL: std::time::Duration = std::time::Duration::from_micros(200);
 /// Under a node budget, the root's defence solves stop once the search has used this
 /// fraction's inverse of it (2: half), as under a clock they stop at half the time target.
 pub const ROOT_SOLVE_SHARE: u64 = 2;

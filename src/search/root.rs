@@ -68,19 +68,27 @@ impl Searcher<'_> {
                 return out;
             }
         }
-        let budget = self.shared.params.root_threat_nodes();
-        self.keep_defences(
-            &mut roots,
-            false,
-            ROOT_VCF_DEFENCE_NODES,
-            ROOT_VCF_DEFENCE_NODES,
-        );
-        self.keep_defences(&mut roots, true, budget / 4, budget / 40);
+        if self.id == 0 {
+            let budget = self.shared.params.root_threat_nodes();
+            self.keep_defences(
+                &mut roots,
+                false,
+                ROOT_VCF_DEFENCE_NODES,
+                ROOT_VCF_DEFENCE_NODES,
+            );
+            self.keep_defences(&mut roots, true, budget / 4, budget / 40);
+            self.roots_checked = true;
+            let _ = self
+                .shared
+                .checked_roots
+                .set(roots.iter().map(|r| r.0).collect());
+        }
         out.best = roots[0].0;
         let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as i32 - 8);
         let mut prev = 0;
         let mut depth = 1;
         while depth <= max_depth {
+            self.adopt_checked_roots(&mut roots);
             // Every thread searches the same depths; they spread over the tree through the
             // shared table (helpers searching one ply deeper did worse; measured:
             // docs/experiments.md, time and threads).
@@ -103,6 +111,14 @@ impl Searcher<'_> {
                     out.pv = vec![out.best];
                 }
                 break;
+            }
+            if !self.roots_checked && d >= max_depth {
+                // A helper at the depth limit before the checks came: it waits for them and
+                // searches the last depth again over the checked moves.
+                while self.shared.checked_roots.get().is_none() && !self.should_stop() {
+                    std::thread::sleep(CHECKED_ROOTS_POLL);
+                }
+                continue;
             }
             prev = score;
             out.best = roots[0].0;
@@ -141,11 +157,38 @@ impl Searcher<'_> {
             }
             depth += 1;
         }
+        if !self.roots_checked {
+            // A helper stopped before the checks came: its move may be one they drop.
+            out.best = Pos::NONE;
+        }
         self.flush_nodes();
         out.nodes = self.shared.nodes.load(Ordering::Relaxed);
         out.elapsed = self.shared.start.elapsed();
         out.dropped = self.dropped.clone();
         out
+    }
+
+    /// A helper takes the main thread's checked root moves once they are there
+    /// ([`Shared::checked_roots`]): of its own list it keeps those, in its order. Until then
+    /// it searches every root move, which fills the shared table while the main thread
+    /// runs the checks (each thread running them all over did the same work twice).
+    fn adopt_checked_roots(&mut self, roots: &mut Vec<(Pos, i32)>) {
+        if self.roots_checked {
+            return;
+        }
+        if let Some(kept) = self.shared.checked_roots.get() {
+            let mine: Vec<_> = roots
+                .iter()
+                .filter(|r| kept.contains(&r.0))
+                .copied()
+                .collect();
+            // The lists hold the same moves (the same position's root moves); were they ever
+            // apart, the helper goes on with its own and gives no move.
+            if !mine.is_empty() {
+                *roots = mine;
+                self.roots_checked = true;
+            }
+        }
     }
 
     /// Looks for a forced win of the side to move: first by fours (VCF), then by threats

@@ -156,6 +156,48 @@ fn several_threads_end_at_the_depth_limit() {
     }
 }
 
+/// Helpers do not run the root's defence checks: they search at once and take the main
+/// thread's checked moves when those come. A depth limit of two plies, which a helper
+/// reaches long before the checks end and which is too shallow to see the opponent's VCF,
+/// leaves the checks alone to find the defence: with two threads the engine still plays one
+/// wherever one thread does.
+#[test]
+fn helpers_play_only_checked_root_moves() {
+    // The node limit caps the checks at half of it: debug builds recheck the board at every
+    // make, and the checks run to tens of thousands of solver nodes.
+    let limits = Limits {
+        depth: Some(2),
+        nodes: Some(10_000),
+        ..Limits::default()
+    };
+    let two = Config {
+        threads: 2,
+        ..Config::default()
+    };
+    let mut defended = 0;
+    for row in sample(suite("tactics/freestyle_defend_vcf.tsv"), 4) {
+        let PointSet::Points(a) = &row.answers else {
+            continue;
+        };
+        let one = engine_with(&row, &Config::default())
+            .think(Level::Full, &limits, &mut |_| {})
+            .best;
+        let mut e = engine_with(&row, &two);
+        let o = e.think(Level::Full, &limits, &mut |_| {});
+        if a.contains(&one) {
+            defended += 1;
+            assert!(
+                a.contains(&o.best),
+                "{}: {} with two threads",
+                row.id,
+                o.best
+            );
+        }
+        assert!(!o.dropped.contains(&o.best), "{}: {}", row.id, o.best);
+    }
+    assert!(defended >= 2, "one thread defended {defended} of 4 rows");
+}
+
 /// The share of `defend_vcf` rows where the engine's move is a defence (rows without one:
 /// where it sees the loss).
 fn defend_share(rows: &[SuiteRow], budget: u64) -> f64 {

@@ -27,7 +27,8 @@ use ahash::AHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use table::{Entry, PnTable, VcfTable, PN_SLOT_BYTES, VCF_TABLE_BYTES};
+pub use table::VcfTable;
+use table::{Entry, PnTable, PN_SLOT_BYTES, VCF_TABLE_BYTES};
 use vcf::{Full, Lean};
 
 /// The answer of a threat search.
@@ -138,6 +139,12 @@ impl Solver {
     /// leaf checks end promptly on a stop.
     pub fn watch(&mut self, stop: Arc<AtomicBool>) {
         self.watch = Some(stop);
+    }
+
+    /// Keeps the VCF results in `table`, shared with the other solvers given it (the
+    /// threads of one search), instead of a table of its own.
+    pub fn share_vcf_table(&mut self, table: VcfTable) {
+        self.vcf_tt = table;
     }
 
     /// Bounds the solver's tables to `mb` megabytes (at least one): the VCF table's fixed

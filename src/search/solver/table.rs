@@ -1,4 +1,7 @@
-//! The solver's table of proven VCF results.
+//! The solver's tables: proven VCF results, and the proof-number search's numbers.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 #[derive(Copy, Clone)]
 pub(super) struct Entry {
@@ -15,19 +18,33 @@ pub(super) const VCF_TABLE_BYTES: usize = 8 << VCF_BITS;
 /// flag (bit 8) and the depth (low byte); a new result overwrites its slot. Nearly every
 /// leaf of the search asks it, so it is sized to stay in the cache: the hash map it
 /// replaced grew to millions of entries, and its misses cost more than the VCF moves did.
-#[derive(Default)]
-pub(super) struct VcfTable {
-    slots: Vec<u64>,
+///
+/// A clone is a handle on the same slots, so that the threads of one search share their
+/// proven results ([`crate::search::Shared::vcf_table`]): each word is read and written
+/// whole (relaxed atomics, plain loads and stores on x86), and a word holds its key's tag
+/// beside its result, so a thread never reads a result under another position's key. A
+/// result is a fact of the position (a win, or none within its depth), whichever thread
+/// proved it.
+#[derive(Default, Clone)]
+pub struct VcfTable {
+    slots: Arc<[AtomicU64]>,
 }
 
 impl VcfTable {
     const TAG: u64 = !0xFFFF;
 
+    /// A table with its slots, to be shared by the threads of a search.
+    pub fn allocated() -> VcfTable {
+        let mut t = VcfTable::default();
+        t.ready();
+        t
+    }
+
     /// Allocates the slots at a solver's first call, so that making a solver (every searcher
     /// has one) costs nothing until it solves.
     pub(super) fn ready(&mut self) {
         if self.slots.is_empty() {
-            self.slots = vec![0; 1 << VCF_BITS];
+            self.slots = (0..1usize << VCF_BITS).map(|_| AtomicU64::new(0)).collect();
         }
     }
 
@@ -38,7 +55,7 @@ impl VcfTable {
 
     #[inline(always)]
     pub(super) fn get(&self, key: u64) -> Option<Entry> {
-        let w = *self.slots.get(Self::slot(key))?;
+        let w = self.slots.get(Self::slot(key))?.load(Ordering::Relaxed);
         (w != 0 && (w ^ key) & Self::TAG == 0).then_some(Entry {
             win: w & 1 << 8 != 0,
             depth: w as u8,
@@ -46,9 +63,12 @@ impl VcfTable {
     }
 
     #[inline(always)]
-    pub(super) fn insert(&mut self, key: u64, e: Entry) {
-        if let Some(w) = self.slots.get_mut(Self::slot(key)) {
-            *w = (key & Self::TAG) | (e.win as u64) << 8 | e.depth as u64;
+    pub(super) fn insert(&self, key: u64, e: Entry) {
+        if let Some(w) = self.slots.get(Self::slot(key)) {
+            w.store(
+                (key & Self::TAG) | (e.win as u64) << 8 | e.depth as u64,
+                Ordering::Relaxed,
+            );
         }
     }
 
@@ -62,8 +82,10 @@ impl VcfTable {
         }
     }
 
-    pub(super) fn clear(&mut self) {
-        self.slots.fill(0);
+    pub(super) fn clear(&self) {
+        for w in self.slots.iter() {
+            w.store(0, Ordering::Relaxed);
+        }
     }
 }
 
