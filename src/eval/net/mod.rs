@@ -218,7 +218,9 @@ pub struct Network {
     out_b: f32,
     /// Policy weights in units of 1/[`QUANT`].
     policy_w: [i16; FEATURES],
-    policy_b: f32,
+    /// The policy bias in units of 1/[`QUANT`]^2, rounded once at load (the policy of every
+    /// candidate adds it).
+    policy_bias: i32,
     /// A version-6 net's window entries in units of 1/[`WINDOW_QUANT`], indexed by
     /// [`Board::window_code`] (a fixed length, so that a code, reduced modulo it, needs no
     /// bounds check); `None` in the other versions.
@@ -342,7 +344,7 @@ impl Network {
         let (base, pw) = take(FEATURES);
         let mut policy_w = [0i16; FEATURES];
         policy_w.copy_from_slice(&quant(base, pw)?);
-        let policy_b = take(1).1[0];
+        let policy_bias = (take(1).1[0] * (QUANT * QUANT) as f32).round() as i32;
         let window = if format.windows {
             let (base, w) = take(WINDOW_CODES);
             let limit = i16::MAX as f32 / WINDOW_QUANT as f32 - 1.0;
@@ -360,7 +362,7 @@ impl Network {
             out_w,
             out_b,
             policy_w,
-            policy_b,
+            policy_bias,
             window,
             hash: crate::zobrist::fnv1a(bytes.iter().copied()),
         })
@@ -612,7 +614,7 @@ impl Network {
             .zip(&self.policy_w)
             .map(|(&a, &w)| a as i32 * w as i32)
             .sum();
-        dot + (self.policy_b * (QUANT * QUANT) as f32).round() as i32
+        dot + self.policy_bias
     }
 
     /// The policy's window term of the empty cell `p` of `board` with `me` to move, in the
@@ -660,7 +662,29 @@ pub const MAX_NET_SCORE: i32 = 20_000;
 /// The engine score of a value logit, at `scale` score units per unit of logit.
 #[inline]
 pub fn score_of_logit(z: f32, scale: i32) -> i32 {
-    ((z * scale as f32).round() as i32).clamp(-MAX_NET_SCORE, MAX_NET_SCORE)
+    round_within(z * scale as f32, MAX_NET_SCORE)
+}
+
+/// `x` rounded half away from zero, then clamped to `[-max, max]`: the same as
+/// `(x.round() as i32).clamp(-max, max)` (tested), with integer steps where the CPU's
+/// baseline has no rounding instruction and `round` is a call into the C library. Within
+/// `max + 1` the conversion truncates exactly and the fraction `x - t` is exact (`max` is
+/// below 2^23); NaN becomes 0, as `as` makes it.
+#[inline(always)]
+pub fn round_within(x: f32, max: i32) -> i32 {
+    debug_assert!((0..1 << 23).contains(&max));
+    let bound = (max + 1) as f32;
+    let x = x.clamp(-bound, bound);
+    let t = x as i32;
+    let frac = x - t as f32;
+    let r = if frac >= 0.5 {
+        t + 1
+    } else if frac <= -0.5 {
+        t - 1
+    } else {
+        t
+    };
+    r.clamp(-max, max)
 }
 
 /// Writes a net file of [`HIDDEN`] units from float weights in the file's order (for tests

@@ -385,3 +385,41 @@ fn the_value_kernels_agree_at_every_width() {
         }
     }
 }
+
+/// The integer rounding of scores gives what `round` and a clamp give: on halves, on the
+/// floats next to them, beyond the clamp, at infinities and NaN, and on a sweep of floats.
+#[test]
+fn scores_round_as_round_does() {
+    let reference = |x: f32, max: i32| (x.round() as i32).clamp(-max, max);
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e30,
+        -1e30,
+        20_000.5,
+        -20_000.5,
+        20_001.0,
+        f32::MAX,
+        f32::MIN,
+    ];
+    for k in -50_000..50_000 {
+        let half = k as f32 + 0.5;
+        xs.extend([half, half.next_up(), half.next_down(), k as f32]);
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..1_000_000 {
+        // Random bit patterns, kept to finite floats below 2^20.
+        let f = f32::from_bits(rng.next_u32());
+        if f.is_finite() && f.abs() < 1_048_576.0 {
+            xs.push(f);
+        }
+    }
+    for &x in &xs {
+        for max in [MAX_NET_SCORE, 100, 1] {
+            assert_eq!(round_within(x, max), reference(x, max), "{x} within {max}");
+        }
+    }
+}
