@@ -653,6 +653,7 @@ impl Engine {
             solver_table_mb: self.config.solver_table_mb,
             vcf_table: crate::search::solver::VcfTable::allocated(),
             checked_roots: std::sync::OnceLock::new(),
+            busy: crate::search::busy::BusyTable::for_threads(self.config.threads),
             net: self
                 .config
                 .eval

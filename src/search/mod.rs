@@ -2,6 +2,7 @@
 //! aspiration windows, a shared transposition table, killer and history move ordering,
 //! forced-move handling for fives, fours and open threes, and Lazy SMP threads.
 
+pub mod busy;
 mod lmr;
 mod node;
 pub mod params;
@@ -178,6 +179,9 @@ pub struct Shared<'a> {
     /// themselves: they search from the start and take this list when it comes
     /// ([`Searcher::adopt_checked_roots`]).
     pub checked_roots: std::sync::OnceLock<Vec<Pos>>,
+    /// The positions the threads are searching now, for deferred moves (empty with one
+    /// thread).
+    pub busy: busy::BusyTable,
     /// The learned evaluation, if the engine uses it instead of the classical one.
     pub net: Option<&'a crate::eval::net::Network>,
     /// Root moves the search leaves out (Yixin-Board's `YXBLOCK`, for analysis).

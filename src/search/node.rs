@@ -246,6 +246,11 @@ impl Searcher<'_> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
+        // Deferred moves: with several threads, a move (not the first) whose child another
+        // thread is searching waits until the rest are searched, with its index.
+        let defer = plies >= DEFER_MIN_PLIES && self.shared.busy.active();
+        let mut deferred = [(Pos::NONE, 0usize); MAX_DEFERRED];
+        let (mut n_deferred, mut next_deferred) = (0, 0);
         for i in 0.. {
             if i > 0 && !generated {
                 // The table move did not cut: the rest of the list, which holds it first.
@@ -258,21 +263,35 @@ impl Searcher<'_> {
                 n = list.len().min(keep);
                 generated = true;
             }
-            if i >= n {
-                break;
-            }
-            // Past the cap, only while every move so far loses.
-            if i >= cap && best > -MATE_BOUND {
-                break;
-            }
-            let p = if !generated {
-                tt_move
+            let (p, i) = if i < n {
+                // Past the cap, only while every move so far loses.
+                if i >= cap && best > -MATE_BOUND {
+                    break;
+                }
+                let p = if !generated {
+                    tt_move
+                } else {
+                    list.pick(i).pos
+                };
+                if p == excluded {
+                    continue;
+                }
+                if defer
+                    && i > 0
+                    && n_deferred < MAX_DEFERRED
+                    && self.shared.busy.is_busy(self.board.hash_after(p))
+                {
+                    deferred[n_deferred] = (p, i);
+                    n_deferred += 1;
+                    continue;
+                }
+                (p, i)
+            } else if next_deferred < n_deferred {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
             } else {
-                list.pick(i).pos
+                break;
             };
-            if p == excluded {
-                continue;
-            }
             let quiet = self.is_quiet(p, me);
             if prune && quiet && best > -MATE_BOUND {
                 // Late-move pruning: near the leaves only the first few quiet moves count.
@@ -289,6 +308,10 @@ impl Searcher<'_> {
             self.made[ply + 1] = false;
             let mut counted = None;
             let mut score;
+            let busy_key = defer.then(|| self.board.hash_after(p));
+            if let Some(k) = busy_key {
+                self.shared.busy.mark(k);
+            }
             if i == 0 {
                 score = -self.child(p, lazy, &mut counted, new_depth, -beta, -alpha, ply + 1, pv);
             } else {
@@ -331,6 +354,9 @@ impl Searcher<'_> {
                         true,
                     );
                 }
+            }
+            if let Some(k) = busy_key {
+                self.shared.busy.unmark(k);
             }
             if self.made[ply + 1] {
                 self.undo_move();

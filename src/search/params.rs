@@ -246,6 +246,12 @@ pub const LEAF_VCF_DEPTH: u8 = 40;
 /// VCF after it.
 pub const ROOT_VCF_DEFENCE_NODES: u64 = 20_000;
 
+/// Nodes with at least this many plies left defer a move whose child another thread is
+/// searching ([`super::busy`]); nearer the leaves the subtrees are too small to share.
+pub const DEFER_MIN_PLIES: i32 = 2;
+/// Most moves a node defers; past them it searches busy children at once.
+pub const MAX_DEFERRED: usize = 8;
+
 /// How long a helper that reached the depth limit before the main thread's root defence
 /// checks sleeps between looks at whether they came.
 pub const CHECKED_ROOTS_POLL: std::time::Duration = std::time::Duration::from_micros(200);

@@ -1,5 +1,6 @@
 //! Lazy SMP: the main thread and its helpers search the same root at the same depths and
-//! spread over the tree through the shared transposition table.
+//! spread over the tree through the shared transposition table, the shared VCF table and
+//! the moves each defers while another thread searches their child (`busy`).
 
 use super::{mate_distance, Info, Outcome, RootScores, Searcher, Shared};
 use crate::board::Board;
