@@ -176,8 +176,7 @@ pub struct Shared<'a> {
     pub vcf_table: solver::VcfTable,
     /// The root moves the main thread kept after its root defence checks (the moves that
     /// stop the opponent's forced win), set once it has them. Helpers do not run the checks
-    /// themselves: they search from the start and take this list when it comes
-    /// ([`Searcher::adopt_checked_roots`]).
+    /// themselves: they search from the start and take this list when it comes.
     pub checked_roots: std::sync::OnceLock<Vec<Pos>>,
     /// The positions the threads are searching now, for deferred moves (empty with one
     /// thread).
