@@ -247,9 +247,10 @@ impl Searcher<'_> {
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         // Deferred moves: with several threads, a move (not the first) whose child another
-        // thread is searching waits until the rest are searched, with its index.
+        // thread is searching waits until the rest are searched, with its index and its
+        // child's hash (the key of that child's mark).
         let defer = plies >= DEFER_MIN_PLIES && self.shared.busy.active();
-        let mut deferred = [(Pos::NONE, 0usize); MAX_DEFERRED];
+        let mut deferred = [(Pos::NONE, 0usize, None::<u64>); MAX_DEFERRED];
         let (mut n_deferred, mut next_deferred) = (0, 0);
         for i in 0.. {
             if i > 0 && !generated {
@@ -263,7 +264,7 @@ impl Searcher<'_> {
                 n = list.len().min(keep);
                 generated = true;
             }
-            let (p, i) = if i < n {
+            let (p, i, busy_key) = if i < n {
                 // Past the cap, only while every move so far loses.
                 if i >= cap && best > -MATE_BOUND {
                     break;
@@ -276,16 +277,16 @@ impl Searcher<'_> {
                 if p == excluded {
                     continue;
                 }
-                if defer
-                    && i > 0
+                let busy_key = defer.then(|| self.board.hash_after(p));
+                if i > 0
                     && n_deferred < MAX_DEFERRED
-                    && self.shared.busy.is_busy(self.board.hash_after(p))
+                    && busy_key.is_some_and(|k| self.shared.busy.is_busy(k))
                 {
-                    deferred[n_deferred] = (p, i);
+                    deferred[n_deferred] = (p, i, busy_key);
                     n_deferred += 1;
                     continue;
                 }
-                (p, i)
+                (p, i, busy_key)
             } else if next_deferred < n_deferred {
                 next_deferred += 1;
                 deferred[next_deferred - 1]
@@ -308,7 +309,6 @@ impl Searcher<'_> {
             self.made[ply + 1] = false;
             let mut counted = None;
             let mut score;
-            let busy_key = defer.then(|| self.board.hash_after(p));
             if let Some(k) = busy_key {
                 self.shared.busy.mark(k);
             }
