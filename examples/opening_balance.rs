@@ -6,11 +6,13 @@
 //! and how many positions differ up to the board's symmetries. Node budgets only: every
 //! run gives the same figures on every machine and build profile.
 //!
-//! `cargo run --example opening_balance -- RULE [COUNT] [DECIDE_NODES] [JUDGE_NODES]`,
-//! e.g. `cargo run --release --example opening_balance -- "soosorv 8" 100`.
+//! `cargo run --example opening_balance -- RULE [COUNT] [DECIDE_NODES] [JUDGE_NODES]
+//! [nobook]`, e.g. `cargo run --release --example opening_balance -- "soosorv 8" 100`;
+//! `nobook` leaves the opening book out of the decisions (`Config::opening_book`).
 
 use std::error::Error;
 use wuzi::engine::opening::{Opening, OpeningRule};
+use wuzi::engine::Config;
 use wuzi::notation::format_h8;
 use wuzi::symmetry::Sym;
 use wuzi::{Engine, Level, Limits, Pos, Rule};
@@ -35,7 +37,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let mut scores = Vec::new();
     let mut seen: Vec<Vec<(usize, usize)>> = Vec::new();
-    let mut engine = Engine::new(size, game)?;
+    let config = Config {
+        opening_book: args.get(4).map(|s| s.as_str()) != Some("nobook"),
+        ..Config::default()
+    };
+    let mut engine = Engine::with_config(size, game, config)?;
     engine.set_seed(1);
     engine.set_random_margin(Some(VARY));
     for seed in 0..count {

@@ -59,8 +59,10 @@ impl Engine {
         best
     }
 
-    /// Every root move with an exact score (for the side to move).
-    pub(super) fn scored_root(
+    /// Every root move with an exact score (for the side to move), from one search within
+    /// `limits`: the balancing searches' and the opening decisions' view of all the moves
+    /// at once.
+    pub fn scored_root(
         &mut self,
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),

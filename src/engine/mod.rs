@@ -145,6 +145,10 @@ pub struct Config {
     /// standard and renju, 20x20 freestyle: [`crate::eval::choice::builtin`]), the
     /// classical one elsewhere.
     pub eval: crate::eval::Evaluation,
+    /// Whether the opening decisions judge the positions the built-in opening book holds
+    /// by its deep scores ([`opening::book`]; renju on 15x15) rather than by their own
+    /// short searches.
+    pub opening_book: bool,
 }
 
 impl Default for Config {
@@ -157,6 +161,7 @@ impl Default for Config {
             seed: 0x3141_5926,
             params: crate::search::Params::default(),
             eval: crate::eval::Evaluation::Default,
+            opening_book: true,
         }
     }
 }

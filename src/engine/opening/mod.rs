@@ -8,9 +8,11 @@
 //! - [`square`]: the central squares of RIF's rules.
 //! - [`offers`]: symmetric fifth moves.
 //! - [`placed`]: the openings an engine placed, up to symmetry.
+//! - [`book`]: deep scores of the positions the RIF rules end in, made ahead of time.
 //! - [`error`]: why an action is refused.
 
 pub mod action;
+pub mod book;
 pub mod canonical;
 pub mod decide;
 pub mod error;

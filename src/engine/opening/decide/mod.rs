@@ -4,6 +4,7 @@
 //! takes [`Limits`] like a move and shares them among the searches it runs.
 
 use super::action::{Action, Expect};
+use super::book::Book;
 use super::canonical::Canonical;
 use super::offers::keeping;
 use super::rule::{OpeningRule, MAX_FIFTHS};
@@ -11,7 +12,7 @@ use super::state::{colour, Opening};
 use crate::engine::balance::share;
 use crate::engine::Engine;
 use crate::search::{mate_distance, Limits, Outcome, RootScores};
-use crate::types::{Color, Pos};
+use crate::types::{Color, Pos, Rule};
 use rand_xoshiro::rand_core::RngCore;
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
@@ -375,13 +376,15 @@ impl Engine {
     }
 
     /// Of `scored` (candidates, the position each makes, and the score of the side to move
-    /// there by a short search), the one the engine places, with its score. Without
+    /// there by a short search, or the opening book's deep score where it has the position:
+    /// [`Engine::book_score`]), the one the engine places, with its score. Without
     /// variety: the nearest even. When the engine varies its play
     /// ([`crate::engine::Config::random_margin`]) the candidates are tried in the order of
     /// [`variety::rank`], with even as the ideal and [`EVEN_WINDOW`] as the window: new balanced
     /// positions first, then ways to new final positions, then wider windows, and a
     /// position whose every continuation was placed before last. Either way up to
-    /// [`CHECKED`] of them are searched deeper, and the first that stays within the window
+    /// [`CHECKED`] of them are searched deeper (a position in the book keeps its score,
+    /// deeper than such a check), and the first that stays within the window
     /// there is taken (else the nearest even by the deeper searches), so that the short
     /// search's misjudgements are caught; a varying engine keeps each deeper score
     /// ([`crate::engine::opening::placed::Placed::judge`]) and ranks the candidate by it
@@ -398,6 +401,13 @@ impl Engine {
         let size = self.board().size();
         let varying = self.config.random_margin.is_some();
         let mut pool = scored;
+        let mut booked: Vec<Vec<Pos>> = Vec::new();
+        for c in pool.iter_mut() {
+            if let Some(b) = self.book_score(&c.1) {
+                c.2 = b;
+                booked.push(c.1.clone());
+            }
+        }
         if varying {
             // A deeper check made before outranks the short search's score.
             let placed = self.placed_openings();
@@ -426,13 +436,18 @@ impl Engine {
             if stopped() && best.is_some() {
                 break;
             }
-            if self.set_position(after).is_err() {
-                continue;
-            }
-            let s = self.searched(&check).score;
-            if varying {
-                self.placed_openings().judge(size, after, s);
-            }
+            let s = if booked.contains(after) {
+                self.book_score(after).unwrap_or_default()
+            } else {
+                if self.set_position(after).is_err() {
+                    continue;
+                }
+                let s = self.searched(&check).score;
+                if varying {
+                    self.placed_openings().judge(size, after, s);
+                }
+                s
+            };
             if best.is_none_or(|(_, b)| s.abs() < b.abs()) {
                 best = Some((*t, s));
             }
@@ -441,6 +456,17 @@ impl Engine {
             }
         }
         best.or_else(|| pool.first().map(|c| (c.0, c.2)))
+    }
+
+    /// The built-in opening book's score of the side to move after `stones`, when the engine
+    /// plays renju on the book's board and uses the book ([`crate::engine::Config`]'s
+    /// `opening_book`).
+    fn book_score(&self, stones: &[Pos]) -> Option<i32> {
+        let board = self.board();
+        if !self.config.opening_book || board.rule() != Rule::Renju {
+            return None;
+        }
+        Book::renju().score(board.size(), stones)
     }
 
     /// A search of the position for its score and move, without the random pick among
@@ -519,11 +545,17 @@ impl Engine {
         }
     }
 
-    /// Black's fifth moves after `stones`, best first for black with their scores, one of
-    /// each set that a symmetry of the stones maps onto each other.
+    /// Black's fifth moves after `stones`, best first for black with their scores (the
+    /// opening book's where it has the position, [`Engine::book_score`]), one of each set
+    /// that a symmetry of the stones maps onto each other.
     fn fifths(&mut self, stones: &[Pos], limits: &Limits) -> Vec<(Pos, i32)> {
         self.set_position(stones).ok();
         let mut scored = self.scored_root(limits, &mut |_| {});
+        for (p, s) in scored.iter_mut() {
+            if let Some(b) = self.book_score(&with(stones, &[*p])) {
+                *s = -b;
+            }
+        }
         scored.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
         let size = self.board().size();
         let syms = keeping(size, stones);
@@ -569,7 +601,8 @@ impl Engine {
         list
     }
 
-    /// White's pick among `offers`: the fifth move worst for black; when the engine varies
+    /// White's pick among `offers`: the fifth move worst for black (by the opening book
+    /// where it has the position, else by a search); when the engine varies
     /// its play, the one [`Engine::vary`] takes with the worst for black as the ideal and
     /// the engine's random margin. Returns it and black's score after it.
     fn pick(&mut self, stones: &[Pos], offers: &[Pos], limits: &Limits) -> (Pos, i32) {
@@ -590,6 +623,11 @@ impl Engine {
             if self.set_position(&with(stones, &[p])).is_ok() {
                 let out = self.searched(&probe);
                 all.push((p, -out.score));
+            }
+        }
+        for (p, s) in all.iter_mut() {
+            if let Some(b) = self.book_score(&with(stones, &[*p])) {
+                *s = -b;
             }
         }
         all.sort_by_key(|&(p, s)| (s, p.0));

@@ -32,6 +32,56 @@ fn white_takes_the_worst_of_the_offers() {
     assert_eq!(worst_of_best(&[], 3), 0);
 }
 
+/// The first four stones of the built-in book with at least three fifth moves after them,
+/// and those fifth moves with the book's scores (for white, to move after them).
+fn booked_fifths() -> (Vec<Pos>, Vec<(Pos, i32)>) {
+    let entries = crate::engine::opening::book::parse(crate::engine::opening::book::RENJU15)
+        .expect("the built-in book reads");
+    for (stones, _) in &entries {
+        let four = &stones[..4];
+        let fifths: Vec<(Pos, i32)> = entries
+            .iter()
+            .filter(|(s, _)| &s[..4] == four)
+            .map(|(s, v)| (s[4], *v))
+            .collect();
+        if fifths.len() >= 3 {
+            return (four.to_vec(), fifths);
+        }
+    }
+    panic!("no four stones with three fifth moves in the book");
+}
+
+#[test]
+fn the_book_scores_fifth_moves_and_white_picks_by_it() {
+    let (four, booked) = booked_fifths();
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    // Black's fifths carry the book's scores, from black's side.
+    let fifths = e.fifths(&four, &quick());
+    for &(p, v) in &booked {
+        if let Some(&(_, s)) = fifths.iter().find(|(q, _)| *q == p) {
+            assert_eq!(s, -v, "{p:?}");
+        }
+    }
+    // Offered the booked moves, white takes the one the book finds worst for black.
+    let offers: Vec<Pos> = booked.iter().map(|&(p, _)| p).collect();
+    let (p, v) = e.pick(&four, &offers, &quick());
+    let most = booked.iter().map(|&(_, v)| v).max().unwrap();
+    assert_eq!(v, -most);
+    assert!(booked.contains(&(p, most)));
+    // Without the book the same searches judge by themselves.
+    let plain = Engine::with_config(
+        15,
+        Rule::Renju,
+        crate::engine::Config {
+            opening_book: false,
+            ..crate::engine::Config::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(plain.book_score(&with(&four, &[p])), None);
+    assert_eq!(e.book_score(&with(&four, &[p])), Some(most));
+}
+
 #[test]
 fn the_engine_plays_every_rule_on_both_sides_to_normal_play() {
     // Each rule with the stones its stage may end with.
