@@ -1,20 +1,24 @@
 //! Builds the renju opening book (`books/renju15.tsv`, read by
-//! [`wuzi::engine::opening::book`]): deep scores of five-stone positions that RIF's opening
-//! rules (Soosorv-N, Taraguchi-N, Yamaguchi) end in. For each of the 26 canonical openings,
-//! white's best 4th stones ([`FOURTHS`], by one search that scores every move); after each,
-//! black's 5th moves (one of each symmetric set) that this search puts within
-//! [`SHORTLIST`] of even, nearest first, at most [`FIFTHS_PER_FOURTH`]; each such position
-//! is searched to `BOOK_NODES` nodes, and its score (for white, to move) is written. The
-//! opening decisions then judge those positions by the deep score instead of a short
-//! search's. Node budgets only: the same book on every machine.
+//! [`wuzi::engine::opening::book`]): scores of the four- and five-stone positions that RIF's
+//! opening rules (Soosorv-N, Taraguchi-N, Yamaguchi) pass through and end in. For each of
+//! the 26 canonical openings, one search of [`SCAN_NODES`] scores every 4th stone (each
+//! four-stone position is written with black's score); after each of white's best
+//! [`FOURTHS`] 4th stones, one such search scores every 5th move (one of each symmetric
+//! set); the 5th moves it puts within [`SHORTLIST`] of even, nearest first, at most
+//! [`FIFTHS_PER_FOURTH`], are each searched on their own to `BOOK_NODES` nodes, and every
+//! five-stone position is written with white's score, the deep one where there is one.
+//! Each line ends with the nodes of the search behind its score. The opening decisions
+//! then judge those positions by these scores instead of their own short searches'. Node
+//! budgets only: the same book on every machine.
 //!
-//! Lines already in `OUT` are kept and not searched again, so an interrupted run goes on
-//! where it stopped.
+//! Lines already in `OUT` are kept and not searched again (a position with a scan's score
+//! alone is still searched deep when shortlisted), so an interrupted run goes on where it
+//! stopped.
 //!
 //! `cargo run --release --example opening_book -- OUT [BOOK_NODES]`, e.g.
 //! `cargo run --release --example opening_book -- books/renju15.tsv 1000000`.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::error::Error;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -44,10 +48,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         None => BOOK_NODES,
     };
     let (size, rule) = (book::SIZE, Rule::Renju);
-    let mut done: HashSet<Vec<u32>> = HashSet::new();
+    // The nodes behind each position written so far.
+    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
     if let Ok(text) = std::fs::read_to_string(out) {
-        for entry in book::parse(&text)? {
-            done.insert(key(size, &entry.0));
+        for (stones, _, nodes) in book::parse(&text)? {
+            let seen = done.entry(key(size, &stones)).or_default();
+            *seen = (*seen).max(nodes);
         }
     }
     let mut file = OpenOptions::new().create(true).append(true).open(out)?;
@@ -56,9 +62,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         writeln!(
             file,
             "# made by `cargo run --release --example opening_book -- OUT {book_nodes}`: \
-             {FOURTHS} 4th stones a canonical opening, 5th moves within {SHORTLIST} of even \
-             by a search of {SCAN_NODES} nodes (at most {FIFTHS_PER_FOURTH}), each searched \
-             to {book_nodes} nodes"
+             every 4th stone and, after the {FOURTHS} best, every 5th move scored by a \
+             search of {SCAN_NODES} nodes; 5th moves within {SHORTLIST} of even by it (at \
+             most {FIFTHS_PER_FOURTH} a 4th stone) searched to {book_nodes} nodes"
         )?;
     }
     let scan = Limits {
@@ -77,32 +83,80 @@ fn main() -> Result<(), Box<dyn Error>> {
         let mut fourths = engine.scored_root(&scan, &mut |_| {});
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
         let fourths = distinct(size, &three, &fourths);
+        for &(fourth, s) in &fourths {
+            // Black, to move after the 4th stone, has the negation of white's score.
+            write(
+                &mut file,
+                &mut done,
+                size,
+                &with(&three, fourth),
+                -s,
+                SCAN_NODES,
+            )?;
+        }
         for &(fourth, _) in fourths.iter().take(FOURTHS) {
             let four = with(&three, fourth);
             engine.new_game(size, rule)?;
             engine.set_position(&four)?;
-            let fifths = engine.scored_root(&scan, &mut |_| {});
-            let mut near: Vec<(Pos, i32)> = distinct(size, &four, &fifths)
-                .into_iter()
+            let fifths = distinct(size, &four, &engine.scored_root(&scan, &mut |_| {}));
+            let mut near: Vec<(Pos, i32)> = fifths
+                .iter()
+                .copied()
                 .filter(|&(_, s)| s.abs() <= SHORTLIST)
                 .collect();
             near.sort_by_key(|&(p, s)| (s.abs(), p.0));
             for &(fifth, _) in near.iter().take(FIFTHS_PER_FOURTH) {
                 let five = with(&four, fifth);
-                if !done.insert(key(size, &five)) {
+                if done
+                    .get(&key(size, &five))
+                    .is_some_and(|&n| n >= book_nodes)
+                {
                     continue;
                 }
                 engine.new_game(size, rule)?;
                 engine.set_position(&five)?;
                 let score = engine.think(Level::Full, &deep, &mut |_| {}).score;
-                let moves: Vec<String> = five.iter().map(|&p| format_h8(p, size)).collect();
-                writeln!(file, "{}\t{score}", moves.join(" "))?;
-                file.flush()?;
-                println!("{} {} {score}", opening.name(), moves.join(" "));
+                write(&mut file, &mut done, size, &five, score, book_nodes)?;
+                println!("{} {} {score}", opening.name(), line(size, &five));
+            }
+            for &(fifth, s) in &fifths {
+                write(
+                    &mut file,
+                    &mut done,
+                    size,
+                    &with(&four, fifth),
+                    -s,
+                    SCAN_NODES,
+                )?;
             }
         }
     }
     Ok(())
+}
+
+/// Writes `stones` with `score` (of the side to move) found by a search of `nodes`, unless
+/// a search of as many nodes or more gave the position a line before.
+fn write(
+    file: &mut std::fs::File,
+    done: &mut HashMap<Vec<u32>, u64>,
+    size: usize,
+    stones: &[Pos],
+    score: i32,
+    nodes: u64,
+) -> std::io::Result<()> {
+    let seen = done.entry(key(size, stones)).or_default();
+    if *seen >= nodes {
+        return Ok(());
+    }
+    *seen = nodes;
+    writeln!(file, "{}\t{score}\t{nodes}", line(size, stones))?;
+    file.flush()
+}
+
+/// The stones in `h8` notation, space-separated.
+fn line(size: usize, stones: &[Pos]) -> String {
+    let moves: Vec<String> = stones.iter().map(|&p| format_h8(p, size)).collect();
+    moves.join(" ")
 }
 
 /// `stones` followed by `p`.

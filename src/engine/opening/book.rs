@@ -6,9 +6,13 @@
 //! positions are judged once, deeply, for every game.
 //!
 //! The book is text (`books/renju15.tsv`, built in): a line per position, its stones in the
-//! order placed (black first, `h8` notation, space-separated), a tab, and the score of the
-//! side to move there (centi-stones). Lines starting with `#` are comments. A position is
-//! found up to the board's symmetries.
+//! order placed (black first, `h8` notation, space-separated), a tab, the score of the
+//! side to move there (centi-stones), and optionally a tab and the nodes of the search that
+//! gave it. Lines starting with `#` are comments. A position is found up to the board's
+//! symmetries. From the five-stone positions after each four-stone one the book also
+//! tells how near even a stage can end from a position on the way
+//! ([`Book::offered_balance`]), so that a decision early in a stage can steer towards
+//! ends the book has judged.
 
 use super::placed::{key, Key};
 use crate::notation::parse_h8;
@@ -22,7 +26,11 @@ pub const SIZE: usize = 15;
 
 /// The built-in book's first line.
 pub const HEADER: &str = "# wuzi opening book, renju 15x15: the stones in order (black \
-                          first), a tab, the score of the side to move (centi-stones)";
+                          first), a tab, the score of the side to move (centi-stones), a tab, \
+                          the nodes of its search";
+
+/// The stones of the positions a stage ends in: black's fifth move is the last.
+pub const FINAL_STONES: usize = 5;
 
 /// The built-in renju book's text.
 pub const RENJU15: &str = include_str!("../../../books/renju15.tsv");
@@ -44,8 +52,12 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
+/// One position of a book: its stones in order, the score of the side to move, and the
+/// nodes of the search that gave it (0 when the line does not say).
+pub type Entry = (Vec<Pos>, i32, u64);
+
 /// The positions of a book's text with their scores, in the order written.
-pub fn parse(text: &str) -> Result<Vec<(Vec<Pos>, i32)>, BookError> {
+pub fn parse(text: &str) -> Result<Vec<Entry>, BookError> {
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
@@ -74,29 +86,73 @@ pub fn parse(text: &str) -> Result<Vec<(Vec<Pos>, i32)>, BookError> {
         if !distinct {
             return Err(refuse("a point taken twice".into()));
         }
+        let (score, nodes) = score.split_once('\t').unwrap_or((score, "0"));
         let score: i32 = score
             .trim()
             .parse()
             .map_err(|_| refuse(format!("score {:?} is not a whole number", score.trim())))?;
-        entries.push((stones, score));
+        let nodes: u64 = nodes
+            .trim()
+            .parse()
+            .map_err(|_| refuse(format!("nodes {:?} is not a count", nodes.trim())))?;
+        entries.push((stones, score, nodes));
     }
     Ok(entries)
+}
+
+/// How a rule settles black's fifth move after the 4th stone, for
+/// [`Book::offered_balance`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Fifths {
+    /// White declares 1 to N fifth moves; black offers its best that many and white takes
+    /// the worst (Soosorv-N; Yamaguchi, where the first player declares).
+    Declared(u8),
+    /// Black either places one fifth move, after which white may swap, or offers its best
+    /// N and white takes the worst, whichever is better for black (Taraguchi-N).
+    PlaceOrOffer(u8),
 }
 
 /// A book: positions (up to symmetry) with the score of the side to move.
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     scores: AHashMap<Key, i32>,
+    /// The fifth moves the book holds after a four-stone position: the five-stone
+    /// position's key and black's score, best for black first.
+    fifths: AHashMap<Key, Vec<(Key, i32)>>,
+    /// The four-stone positions with fifth moves in the book after each position of one to
+    /// three stones on the way to them.
+    fourths: AHashMap<Key, Vec<Key>>,
 }
 
 impl Book {
     /// The book of `text` ([`parse`]); a position written twice keeps its last score.
     pub fn from_text(text: &str) -> Result<Book, BookError> {
-        let scores = parse(text)?
-            .into_iter()
-            .map(|(stones, score)| (key(SIZE, &stones), score))
-            .collect();
-        Ok(Book { scores })
+        let entries = parse(text)?;
+        let mut book = Book::default();
+        for (stones, score, _) in &entries {
+            book.scores.insert(key(SIZE, stones), *score);
+        }
+        // Each five-stone position once, with the score kept (the last written).
+        let mut finals: AHashMap<Key, (Key, i32)> = AHashMap::new();
+        for (stones, _, _) in entries.iter().filter(|e| e.0.len() == FINAL_STONES) {
+            let whole = key(SIZE, stones);
+            let score = book.scores[&whole];
+            finals.insert(whole, (key(SIZE, &stones[..4]), -score));
+            let four = key(SIZE, &stones[..4]);
+            for k in 1..4 {
+                let list = book.fourths.entry(key(SIZE, &stones[..k])).or_default();
+                if !list.contains(&four) {
+                    list.push(four.clone());
+                }
+            }
+        }
+        for (whole, (four, black)) in finals {
+            book.fifths.entry(four).or_default().push((whole, black));
+        }
+        for list in book.fifths.values_mut() {
+            list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        }
+        Ok(book)
     }
 
     /// The built-in renju book (empty if its text were unreadable, which a test rules out).
@@ -112,6 +168,71 @@ impl Book {
             return None;
         }
         self.scores.get(&key(size, stones)).copied()
+    }
+
+    /// How near even (centi-stones, either way) a stage can end from `stones` (or a
+    /// position symmetric to it) by the book, in a five-stone position for which `fresh`
+    /// holds (a varying engine: one it has not placed), when white places a 4th stone after
+    /// which the book has fifth moves (if `stones` has fewer than four) and the rule
+    /// settles the fifth move as `fifths` says. The least distance from even over white's
+    /// choices; `None` when the book has no such ending after `stones`.
+    pub fn offered_balance(
+        &self,
+        size: usize,
+        stones: &[Pos],
+        fifths: Fifths,
+        fresh: &dyn Fn(&Key) -> bool,
+    ) -> Option<i32> {
+        if size != SIZE {
+            return None;
+        }
+        let here = key(size, stones);
+        let balance = |four: &Key| {
+            self.ending(four, fifths, fresh)
+                .map(|e| e.1.saturating_abs())
+        };
+        match stones.len() {
+            4 => balance(&here),
+            1..=3 => self.fourths.get(&here)?.iter().filter_map(balance).min(),
+            _ => None,
+        }
+    }
+
+    /// The nearest-even ending after the four-stone position `four` under `fifths`, among
+    /// the five-stone positions for which `fresh` holds: the number of fifth moves
+    /// offered (0 for one fifth move placed) and black's score.
+    fn ending(
+        &self,
+        four: &Key,
+        fifths: Fifths,
+        fresh: &dyn Fn(&Key) -> bool,
+    ) -> Option<(u8, i32)> {
+        let list = self.fifths.get(four)?;
+        // Offering its best `n`, black gets the `n`th (or the last when there are fewer).
+        let offered = |n: u8| &list[(n.max(1) as usize).min(list.len()) - 1];
+        let nearest =
+            |it: &mut dyn Iterator<Item = (u8, i32)>| it.min_by_key(|e| e.1.saturating_abs());
+        match fifths {
+            Fifths::Declared(max) => nearest(
+                &mut (1..=max.max(1))
+                    .map(|n| (n, offered(n)))
+                    .filter(|(_, f)| fresh(&f.0))
+                    .map(|(n, f)| (n, f.1)),
+            ),
+            Fifths::PlaceOrOffer(n) => {
+                // A fifth placed may be swapped: black gets the worse side of it, and places
+                // the one nearest even; offering, white takes the worst of `n`.
+                let placed = list
+                    .iter()
+                    .filter(|f| fresh(&f.0))
+                    .map(|f| (0, -f.1.saturating_abs()))
+                    .max_by_key(|e| e.1);
+                let f = offered(n);
+                let offer = fresh(&f.0).then_some((n, f.1));
+                // Black takes the better for it of the two.
+                [placed, offer].into_iter().flatten().max_by_key(|e| e.1)
+            }
+        }
     }
 
     /// How many positions the book holds.
@@ -135,8 +256,9 @@ mod tests {
     fn the_built_in_book_reads_and_holds_canonical_positions() {
         let entries = parse(RENJU15).expect("the built-in book reads");
         assert_eq!(Book::renju().len(), entries.len());
-        for (stones, _) in &entries {
-            assert_eq!(stones.len(), 5);
+        for (stones, _, nodes) in &entries {
+            assert!((4..=FINAL_STONES).contains(&stones.len()), "{stones:?}");
+            assert!(*nodes > 0);
             let three = [stones[0], stones[1], stones[2]];
             assert!(Canonical::recognise(SIZE, three).is_some(), "{stones:?}");
         }
@@ -144,19 +266,47 @@ mod tests {
 
     #[test]
     fn a_position_is_found_in_every_orientation() {
-        let book = Book::from_text("h8 h9 j10 i9 g7\t-35\n").unwrap();
+        let book = Book::from_text("h8 h9 j10 i9 g7\t-135\t1000\nh8 h9 j10 i9 g6\t20\n").unwrap();
         let stones: Vec<Pos> = ["h8", "h9", "j10", "i9", "g7"]
             .iter()
             .map(|s| parse_h8(s, SIZE).unwrap())
             .collect();
         for s in Sym::ALL {
             let turned: Vec<Pos> = stones.iter().map(|&p| s.apply(p, SIZE)).collect();
-            assert_eq!(book.score(SIZE, &turned), Some(-35));
+            assert_eq!(book.score(SIZE, &turned), Some(-135));
         }
         // The same points with the colours swapped are another position.
         let swapped = [stones[1], stones[0], stones[3], stones[2], stones[4]];
         assert_eq!(book.score(SIZE, &swapped), None);
         assert_eq!(book.score(19, &stones), None);
+        // After the first four stones black's fifths score +135 and -20: offering one,
+        // black offers its best (135 from even); offering two, white takes the worse (20).
+        let all = |_: &Key| true;
+        let balance = |k: usize, f| book.offered_balance(SIZE, &stones[..k], f, &all);
+        let declared = |n| Fifths::Declared(n);
+        assert_eq!(balance(4, declared(1)), Some(135));
+        assert_eq!(balance(4, declared(8)), Some(20));
+        assert_eq!(balance(2, declared(8)), Some(20));
+        assert_eq!(balance(3, declared(1)), Some(135));
+        assert_eq!(balance(5, declared(8)), None);
+        // With the -20 ending placed before, the fresh one is +135, one offered.
+        let g6 = key(
+            SIZE,
+            &[&stones[..4], &[parse_h8("g6", SIZE).unwrap()]].concat(),
+        );
+        let unplaced = |k: &Key| *k != g6;
+        let fresh = book.offered_balance(SIZE, &stones[..4], declared(8), &unplaced);
+        assert_eq!(fresh, Some(135));
+        let none = |_: &Key| false;
+        assert_eq!(
+            book.offered_balance(SIZE, &stones[..4], declared(8), &none),
+            None
+        );
+        // Taraguchi: one offer gives black +135, better than placing a fifth (at best -20
+        // once white may swap); two offers give -20, and placing -20 as well.
+        let either = |n| Fifths::PlaceOrOffer(n);
+        assert_eq!(balance(4, either(1)), Some(135));
+        assert_eq!(balance(4, either(2)), Some(20));
     }
 
     #[test]
@@ -167,6 +317,7 @@ mod tests {
             ("h8 h9\tmany\n", 1, "not a whole number"),
             ("h8 h8\t1\n", 1, "twice"),
             ("\n\t5\n", 2, "no stones"),
+            ("h8\t5\tmany\n", 1, "not a count"),
         ];
         for (text, line, says) in cases {
             let e = parse(text).unwrap_err();

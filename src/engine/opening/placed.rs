@@ -83,6 +83,11 @@ impl Placed {
         self.uses(size, stones).times
     }
 
+    /// How many times the position of `key` ([`key`]) was placed.
+    pub fn times_of(&self, key: &Key) -> u32 {
+        self.keys.get(key).map_or(0, |u| u.times)
+    }
+
     /// How many times `stones` (or a position symmetric to it) was spent ([`Placed::end`]).
     pub fn spent(&self, size: usize, stones: &[Pos]) -> u32 {
         self.uses(size, stones).spent

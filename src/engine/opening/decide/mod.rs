@@ -4,9 +4,10 @@
 //! takes [`Limits`] like a move and shares them among the searches it runs.
 
 use super::action::{Action, Expect};
-use super::book::Book;
+use super::book::{Book, Fifths};
 use super::canonical::Canonical;
 use super::offers::keeping;
+use super::placed::Key;
 use super::rule::{OpeningRule, MAX_FIFTHS};
 use super::state::{colour, Opening};
 use crate::engine::balance::share;
@@ -52,6 +53,11 @@ pub const WIDEST_WINDOW: i32 = crate::engine::MAX_RANDOM_MARGIN;
 /// and under half of [`EVEN_WINDOW`], so that most of the balanced openings the engine
 /// places itself still get a colour taken.
 pub const ADD_TWO_WINDOW: i32 = 25;
+
+/// How much further from even (centi-stones) a varying engine counts a position after
+/// which the opening book knows no ending it has not placed before: more than
+/// [`VARIETY_WINDOW`], so that a way to a new ending within that window comes first.
+pub const STALE_ENDING: i32 = 2 * VARIETY_WINDOW;
 
 /// The most balanced candidates of one choice searched deeper before one is taken.
 pub const CHECKED: usize = 4;
@@ -223,7 +229,8 @@ impl Engine {
         let centre = Pos::new(c, c);
         let near = |r: usize| around(size, centre, r, stones);
         let varying = self.config.random_margin.is_some();
-        match (opening.rule(), n) {
+        let rule = opening.rule();
+        match (rule, n) {
             (OpeningRule::Swap | OpeningRule::Swap2, 0) if varying => {
                 (self.any_of(&near(SWAP_FIRST_REACH)), 0)
             }
@@ -255,13 +262,34 @@ impl Engine {
             }
             (OpeningRule::Yamaguchi, 3) => self.varied_best(stones, limits),
             (OpeningRule::Soosorv { .. } | OpeningRule::Yamaguchi, 1) => {
-                // The second stone of the most balanced canonical opening.
+                // The second stone of the most balanced canonical opening: by how near even
+                // the book can end the stage after it, where it has fifth moves after it
+                // (the stones and choices after the opening balance the stage), else by
+                // short searches.
                 let openings: Vec<Vec<Pos>> = Canonical::ALL
                     .iter()
                     .map(|k| k.stones(size)[1..].to_vec())
                     .collect();
-                let (i, score) = self.balanced_index(stones, &openings, limits, stopped);
+                let (i, score) = match self.book_balanced(stones, &openings, rule, stopped) {
+                    Some(chosen) => chosen,
+                    None => self.balanced_index(stones, &openings, limits, stopped),
+                };
                 (openings[i][0], score)
+            }
+            (OpeningRule::Soosorv { .. } | OpeningRule::Yamaguchi, 2)
+            | (OpeningRule::Taraguchi { .. }, 1..=3) => {
+                // A stone within its square the same way; Taraguchi's 4th only among the
+                // stones after which the book has fifth moves.
+                let side = square.unwrap_or(size as u8);
+                let within: Vec<Pos> = near(side as usize / 2);
+                let groups: Vec<Vec<Pos>> = within.iter().map(|&p| vec![p]).collect();
+                match self.book_balanced(stones, &groups, rule, stopped) {
+                    Some((i, score)) => (within[i], score),
+                    None if matches!(rule, OpeningRule::Taraguchi { .. }) => {
+                        self.balanced_in_root(stones, &within, limits)
+                    }
+                    None => self.balanced_among(stones, &within, limits, stopped),
+                }
             }
             _ => {
                 let side = square.unwrap_or(size as u8);
@@ -469,6 +497,95 @@ impl Engine {
         Book::renju().score(board.size(), stones)
     }
 
+    /// Of `groups` of stones placed in turn after `stones`, the index of the one the engine
+    /// places as [`Engine::choose_balanced`] does (no deeper checks), judging each by how
+    /// near even the stage can end after it by the opening book under `rule`
+    /// ([`Engine::book_balance`]), with that distance; only the groups the book
+    /// continues are candidates, and only those within [`VARIETY_WINDOW`] when there are
+    /// any ([`keep_balanced`]). `None` when it continues none of them.
+    fn book_balanced(
+        &mut self,
+        stones: &[Pos],
+        groups: &[Vec<Pos>],
+        rule: OpeningRule,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<(usize, i32)> {
+        let booked: Vec<Candidate<usize>> = groups
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| {
+                let after = with(stones, g);
+                let off = self.book_balance(&after, rule)?;
+                Some((i, after, off))
+            })
+            .collect();
+        if booked.is_empty() {
+            return None;
+        }
+        let mut booked = booked;
+        keep_balanced(&mut booked);
+        self.choose_balanced(stones, booked, None, stopped)
+    }
+
+    /// How near even the stage can end from `stones` by the built-in opening book under
+    /// `rule` ([`Book::offered_balance`]), under the same conditions as
+    /// [`Engine::book_score`]; `None` for a rule without fifth moves. A varying engine
+    /// looks for an ending it has not placed before; when there is none, the nearest
+    /// ending counts [`STALE_ENDING`] further from even.
+    fn book_balance(&self, stones: &[Pos], rule: OpeningRule) -> Option<i32> {
+        let board = self.board();
+        if !self.config.opening_book || board.rule() != Rule::Renju {
+            return None;
+        }
+        let fifths = match rule {
+            OpeningRule::Soosorv { max_fifths } => Fifths::Declared(max_fifths),
+            OpeningRule::Yamaguchi => Fifths::Declared(MAX_FIFTHS),
+            OpeningRule::Taraguchi { fifths } => Fifths::PlaceOrOffer(fifths),
+            _ => return None,
+        };
+        let (book, size) = (Book::renju(), board.size());
+        if self.config.random_margin.is_some() {
+            let placed = self.placed_openings();
+            let fresh = |k: &Key| placed.times_of(k) == 0;
+            if let Some(off) = book.offered_balance(size, stones, fifths, &fresh) {
+                return Some(off);
+            }
+        }
+        let stale = book.offered_balance(size, stones, fifths, &|_| true)?;
+        let penalty = if self.config.random_margin.is_some() {
+            STALE_ENDING
+        } else {
+            0
+        };
+        Some(stale.saturating_add(penalty))
+    }
+
+    /// The number of fifth moves (1 to `max`) to declare after the four stones `stones`
+    /// and black's score then, from black's `fifths` (best first): as [`nearest_even`],
+    /// but a varying engine takes the number nearest even among those whose ending (the
+    /// worst offer, which white takes) it has not placed before; when every ending was
+    /// placed, the nearest even counts [`STALE_ENDING`] further from even.
+    fn declare_fresh(&self, stones: &[Pos], fifths: &[(Pos, i32)], max: u8) -> (u8, i32) {
+        let plain = nearest_even(fifths, max);
+        if self.config.random_margin.is_none() || fifths.is_empty() {
+            return plain;
+        }
+        let size = self.board().size();
+        let placed = self.placed_openings();
+        let fresh = (1..=max.max(1))
+            .map(|k| (k, fifths[(k as usize).min(fifths.len()) - 1]))
+            .filter(|(_, (p, _))| placed.times(size, &with(stones, &[*p])) == 0)
+            .min_by_key(|(k, (_, v))| (v.saturating_abs(), *k));
+        match fresh {
+            Some((k, (_, v))) => (k, v),
+            None => {
+                let (k, v) = plain;
+                let off = v.saturating_abs().saturating_add(STALE_ENDING);
+                (k, if v < 0 { -off } else { off })
+            }
+        }
+    }
+
     /// A search of the position for its score and move, without the random pick among
     /// near-equal moves (a judgement, not a move to play).
     fn searched(&mut self, limits: &Limits) -> Outcome {
@@ -669,7 +786,9 @@ impl Engine {
     }
 
     /// Soosorv's 4th stone and number: of white's best few 4th stones ([`FOURTHS_TRIED`],
-    /// [`FOURTHS_TRIED_VARYING`] when the engine varies its play), the one and the number
+    /// [`FOURTHS_TRIED_VARYING`] when the engine varies its play; only those after which the
+    /// opening book has fifth moves, when it has any, and of those only the ones it
+    /// balances within [`VARIETY_WINDOW`] if there are such), the one and the number
     /// after which black stands nearest even (black may swap next), chosen as
     /// [`Engine::choose_balanced`] does. Returns the stone, the number and black's score.
     fn fourth_and_declare(
@@ -679,6 +798,7 @@ impl Engine {
         limits: &Limits,
         stopped: &dyn Fn() -> bool,
     ) -> (Pos, u8, i32) {
+        let rule = OpeningRule::Soosorv { max_fifths: max };
         let tried = if self.config.random_margin.is_some() {
             FOURTHS_TRIED_VARYING
         } else {
@@ -693,6 +813,14 @@ impl Engine {
         self.set_position(stones).ok();
         let mut fourths = self.scored_root(&share, &mut |_| {});
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
+        // Where the book has fifth moves after some of them, those: black's fifths are
+        // then judged by its scores, not by the short searches.
+        let booked = fourths
+            .iter()
+            .any(|&(p, _)| self.book_balance(&with(stones, &[p]), rule).is_some());
+        if booked {
+            fourths.retain(|&(p, _)| self.book_balance(&with(stones, &[p]), rule).is_some());
+        }
         let mut scored: Vec<((Pos, u8), Vec<Pos>, i32)> = Vec::new();
         for &(fourth, _) in fourths.iter().take(tried) {
             if stopped() && !scored.is_empty() {
@@ -700,8 +828,15 @@ impl Engine {
             }
             let after = with(stones, &[fourth]);
             let fifths = self.fifths(&after, &share);
-            let (k, v) = nearest_even(&fifths, max);
+            let (k, v) = if booked {
+                self.declare_fresh(&after, &fifths, max)
+            } else {
+                nearest_even(&fifths, max)
+            };
             scored.push(((fourth, k), after, v));
+        }
+        if booked {
+            keep_balanced(&mut scored);
         }
         // No deeper checks: a search of the position after the 4th judges black's free
         // choice of the 5th, not the offers.
@@ -717,6 +852,17 @@ impl Engine {
                 (free.unwrap_or(Pos::NONE), max.min(MAX_FIFTHS), 0)
             }
         }
+    }
+}
+
+/// Keeps the candidates within [`VARIETY_WINDOW`] of even when there are any. Used where
+/// the opening book judges the candidates: its judgements are deep enough that a
+/// candidate within that window, placed before or not, is worth more than a new one
+/// further from even (the book has balanced ways enough for variety), where a short
+/// search's judgement is not.
+fn keep_balanced<T>(candidates: &mut Vec<Candidate<T>>) {
+    if candidates.iter().any(|c| c.2.abs() <= VARIETY_WINDOW) {
+        candidates.retain(|c| c.2.abs() <= VARIETY_WINDOW);
     }
 }
 

@@ -37,12 +37,12 @@ fn white_takes_the_worst_of_the_offers() {
 fn booked_fifths() -> (Vec<Pos>, Vec<(Pos, i32)>) {
     let entries = crate::engine::opening::book::parse(crate::engine::opening::book::RENJU15)
         .expect("the built-in book reads");
-    for (stones, _) in &entries {
+    for (stones, _, _) in entries.iter().filter(|e| e.0.len() == 5) {
         let four = &stones[..4];
         let fifths: Vec<(Pos, i32)> = entries
             .iter()
-            .filter(|(s, _)| &s[..4] == four)
-            .map(|(s, v)| (s[4], *v))
+            .filter(|(s, _, _)| s.len() == 5 && &s[..4] == four)
+            .map(|(s, v, _)| (s[4], *v))
             .collect();
         if fifths.len() >= 3 {
             return (four.to_vec(), fifths);
@@ -319,4 +319,25 @@ fn swap2_adds_two_stones_when_neither_colour_is_clearly_better() {
             assert_eq!(d.action, Action::Choose(taken), "{score}");
         }
     }
+}
+
+#[test]
+fn a_varying_engine_declares_for_an_ending_it_has_not_placed() {
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    e.set_random_margin(Some(60));
+    let stones = [at("h8"), at("h9"), at("j10"), at("i9")];
+    let (a, b, c) = (at("g7"), at("g6"), at("k11"));
+    let fifths = [(a, 120), (b, 10), (c, -40)];
+    // Two offered: white takes g6, 10 from even.
+    assert_eq!(e.declare_fresh(&stones, &fifths, 8), (2, 10));
+    // That ending placed, three offered end in k11 instead.
+    e.placed_openings().end(15, &with(&stones, &[b]));
+    assert_eq!(e.declare_fresh(&stones, &fifths, 8), (3, -40));
+    // Every ending placed: the nearest even again, counted further off.
+    e.placed_openings().end(15, &with(&stones, &[c]));
+    e.placed_openings().end(15, &with(&stones, &[a]));
+    assert_eq!(e.declare_fresh(&stones, &fifths, 8), (2, 10 + STALE_ENDING));
+    // Without variety: the nearest even, placed or not.
+    e.set_random_margin(None);
+    assert_eq!(e.declare_fresh(&stones, &fifths, 8), (2, 10));
 }
