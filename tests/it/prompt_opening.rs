@@ -33,9 +33,13 @@ impl Screen {
     }
 }
 
-/// Ten points whose distances from the centre all differ, so that no symmetry of the board
-/// maps one onto another: fifth moves that can always be offered together.
-const FAR: [&str; 10] = ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b3", "b4"];
+/// Twenty points (the most fifth moves a stage may ask for) outside the central 7x7 square,
+/// whose distances from the centre all differ, so that no symmetry of the board maps one
+/// onto another: fifth moves that can always be offered together.
+const FAR: [&str; 20] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b3", "b4", "c4", "c5", "c6", "c7", "d5", "d6",
+    "d7", "b5", "b6", "b7",
+];
 
 /// The points of the central `side` x `side` square of 15x15, nearest the centre first.
 fn square(side: usize) -> Vec<String> {

@@ -105,7 +105,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BookError> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fifths {
     /// White declares 1 to N fifth moves; black offers its best that many and white takes
-    /// the worst (Soosorv-N; Yamaguchi, where the first player declares).
+    /// the worst (Soosorv-N).
     Declared(u8),
     /// Black either places one fifth move, after which white may swap, or offers its best
     /// N and white takes the worst, whichever is better for black (Taraguchi-N).

@@ -529,7 +529,8 @@ impl Engine {
 
     /// How near even the stage can end from `stones` by the built-in opening book under
     /// `rule` ([`Book::offered_balance`]), under the same conditions as
-    /// [`Engine::book_score`]; `None` for a rule without fifth moves. A varying engine
+    /// [`Engine::book_score`]; `None` for a rule without fifth moves, and for Yamaguchi.
+    /// A varying engine
     /// looks for an ending it has not placed before; when there is none, the nearest
     /// ending counts [`STALE_ENDING`] further from even.
     fn book_balance(&self, stones: &[Pos], rule: OpeningRule) -> Option<i32> {
@@ -537,9 +538,10 @@ impl Engine {
         if !self.config.opening_book || board.rule() != Rule::Renju {
             return None;
         }
+        // Not Yamaguchi: there the first player declares the number before white's 4th
+        // stone, which white chooses against it, a stage [`Fifths`] does not model.
         let fifths = match rule {
             OpeningRule::Soosorv { max_fifths } => Fifths::Declared(max_fifths),
-            OpeningRule::Yamaguchi => Fifths::Declared(MAX_FIFTHS),
             OpeningRule::Taraguchi { fifths } => Fifths::PlaceOrOffer(fifths),
             _ => return None,
         };
