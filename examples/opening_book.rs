@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::error::Error;
 use std::fs::OpenOptions;
 use std::io::Write;
-use wuzi::engine::opening::offers::keeping;
+use wuzi::engine::opening::offers::one_of_each;
 use wuzi::engine::opening::placed::key;
 use wuzi::engine::opening::{book, Canonical};
 use wuzi::notation::format_h8;
@@ -82,7 +82,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         engine.set_position(&three)?;
         let mut fourths = engine.scored_root(&scan, &mut |_| {});
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
-        let fourths = distinct(size, &three, &fourths);
+        let fourths = one_of_each(size, &three, &fourths);
         for &(fourth, s) in &fourths {
             // Black, to move after the 4th stone, has the negation of white's score.
             write(
@@ -98,7 +98,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             let four = with(&three, fourth);
             engine.new_game(size, rule)?;
             engine.set_position(&four)?;
-            let fifths = distinct(size, &four, &engine.scored_root(&scan, &mut |_| {}));
+            let fifths = one_of_each(size, &four, &engine.scored_root(&scan, &mut |_| {}));
             let mut near: Vec<(Pos, i32)> = fifths
                 .iter()
                 .copied()
@@ -162,20 +162,4 @@ fn line(size: usize, stones: &[Pos]) -> String {
 /// `stones` followed by `p`.
 fn with(stones: &[Pos], p: Pos) -> Vec<Pos> {
     stones.iter().copied().chain([p]).collect()
-}
-
-/// `moves` with one of each set that a symmetry keeping `stones` maps onto each other (the
-/// first of each, in order).
-fn distinct(size: usize, stones: &[Pos], moves: &[(Pos, i32)]) -> Vec<(Pos, i32)> {
-    let syms = keeping(size, stones);
-    let mut kept: Vec<(Pos, i32)> = Vec::new();
-    for &(p, s) in moves {
-        if !kept
-            .iter()
-            .any(|&(q, _)| syms.iter().any(|t| t.apply(p, size) == q))
-        {
-            kept.push((p, s));
-        }
-    }
-    kept
 }

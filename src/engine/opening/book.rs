@@ -137,8 +137,8 @@ impl Book {
         for (stones, _, _) in entries.iter().filter(|e| e.0.len() == FINAL_STONES) {
             let whole = key(SIZE, stones);
             let score = book.scores[&whole];
-            finals.insert(whole, (key(SIZE, &stones[..4]), -score));
             let four = key(SIZE, &stones[..4]);
+            finals.insert(whole, (four.clone(), -score));
             for k in 1..4 {
                 let list = book.fourths.entry(key(SIZE, &stones[..k])).or_default();
                 if !list.contains(&four) {
@@ -187,10 +187,7 @@ impl Book {
             return None;
         }
         let here = key(size, stones);
-        let balance = |four: &Key| {
-            self.ending(four, fifths, fresh)
-                .map(|e| e.1.saturating_abs())
-        };
+        let balance = |four: &Key| self.ending(four, fifths, fresh).map(i32::saturating_abs);
         match stones.len() {
             4 => balance(&here),
             1..=3 => self.fourths.get(&here)?.iter().filter_map(balance).min(),
@@ -198,39 +195,30 @@ impl Book {
         }
     }
 
-    /// The nearest-even ending after the four-stone position `four` under `fifths`, among
-    /// the five-stone positions for which `fresh` holds: the number of fifth moves
-    /// offered (0 for one fifth move placed) and black's score.
-    fn ending(
-        &self,
-        four: &Key,
-        fifths: Fifths,
-        fresh: &dyn Fn(&Key) -> bool,
-    ) -> Option<(u8, i32)> {
+    /// Black's score at the nearest-even ending after the four-stone position `four` under
+    /// `fifths`, among the five-stone positions for which `fresh` holds.
+    fn ending(&self, four: &Key, fifths: Fifths, fresh: &dyn Fn(&Key) -> bool) -> Option<i32> {
         let list = self.fifths.get(four)?;
         // Offering its best `n`, black gets the `n`th (or the last when there are fewer).
         let offered = |n: u8| &list[(n.max(1) as usize).min(list.len()) - 1];
-        let nearest =
-            |it: &mut dyn Iterator<Item = (u8, i32)>| it.min_by_key(|e| e.1.saturating_abs());
         match fifths {
-            Fifths::Declared(max) => nearest(
-                &mut (1..=max.max(1))
-                    .map(|n| (n, offered(n)))
-                    .filter(|(_, f)| fresh(&f.0))
-                    .map(|(n, f)| (n, f.1)),
-            ),
+            Fifths::Declared(max) => (1..=max.max(1))
+                .map(offered)
+                .filter(|f| fresh(&f.0))
+                .map(|f| f.1)
+                .min_by_key(|s| s.saturating_abs()),
             Fifths::PlaceOrOffer(n) => {
                 // A fifth placed may be swapped: black gets the worse side of it, and places
                 // the one nearest even; offering, white takes the worst of `n`.
                 let placed = list
                     .iter()
                     .filter(|f| fresh(&f.0))
-                    .map(|f| (0, -f.1.saturating_abs()))
-                    .max_by_key(|e| e.1);
+                    .map(|f| -f.1.saturating_abs())
+                    .max();
                 let f = offered(n);
-                let offer = fresh(&f.0).then_some((n, f.1));
+                let offer = fresh(&f.0).then_some(f.1);
                 // Black takes the better for it of the two.
-                [placed, offer].into_iter().flatten().max_by_key(|e| e.1)
+                placed.into_iter().chain(offer).max()
             }
         }
     }

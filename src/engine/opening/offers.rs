@@ -24,6 +24,22 @@ pub fn keeping(size: usize, stones: &[Pos]) -> Vec<Sym> {
         .collect()
 }
 
+/// `moves` (points with a value) after `stones`, keeping the first of each set that a
+/// symmetry keeping `stones` maps onto each other: one of each distinct position.
+pub fn one_of_each<T: Copy>(size: usize, stones: &[Pos], moves: &[(Pos, T)]) -> Vec<(Pos, T)> {
+    let keep = keeping(size, stones);
+    let mut kept: Vec<(Pos, T)> = Vec::new();
+    for &(p, v) in moves {
+        if !kept
+            .iter()
+            .any(|&(q, _)| keep.iter().any(|t| t.apply(p, size) == q))
+        {
+            kept.push((p, v));
+        }
+    }
+    kept
+}
+
 /// The first pair among `offers` that a symmetry keeping `stones` maps onto each other.
 pub fn symmetric_pair(size: usize, stones: &[Pos], offers: &[Pos]) -> Option<(Pos, Pos)> {
     let keep = keeping(size, stones);

@@ -6,7 +6,7 @@
 use super::action::{Action, Expect};
 use super::book::{Book, Fifths};
 use super::canonical::Canonical;
-use super::offers::keeping;
+use super::offers::{keeping, one_of_each};
 use super::placed::Key;
 use super::rule::{OpeningRule, MAX_FIFTHS};
 use super::state::{colour, Opening};
@@ -490,11 +490,23 @@ impl Engine {
     /// plays renju on the book's board and uses the book ([`crate::engine::Config`]'s
     /// `opening_book`).
     fn book_score(&self, stones: &[Pos]) -> Option<i32> {
-        let board = self.board();
-        if !self.config.opening_book || board.rule() != Rule::Renju {
-            return None;
+        self.book()?.score(self.board().size(), stones)
+    }
+
+    /// The built-in opening book, when the engine plays renju and uses the book
+    /// ([`crate::engine::Config`]'s `opening_book`; the book answers only on its board).
+    fn book(&self) -> Option<&'static Book> {
+        (self.config.opening_book && self.board().rule() == Rule::Renju).then(Book::renju)
+    }
+
+    /// `moves` after `stones`, each move's score (for the side placing it) the opening
+    /// book's where it has the position the move makes ([`Engine::book_score`]).
+    fn with_book_scores(&self, stones: &[Pos], moves: &mut [(Pos, i32)]) {
+        for (p, s) in moves.iter_mut() {
+            if let Some(b) = self.book_score(&with(stones, &[*p])) {
+                *s = -b;
+            }
         }
-        Book::renju().score(board.size(), stones)
     }
 
     /// Of `groups` of stones placed in turn after `stones`, the index of the one the engine
@@ -510,7 +522,7 @@ impl Engine {
         rule: OpeningRule,
         stopped: &dyn Fn() -> bool,
     ) -> Option<(usize, i32)> {
-        let booked: Vec<Candidate<usize>> = groups
+        let mut booked: Vec<Candidate<usize>> = groups
             .iter()
             .enumerate()
             .filter_map(|(i, g)| {
@@ -522,7 +534,6 @@ impl Engine {
         if booked.is_empty() {
             return None;
         }
-        let mut booked = booked;
         keep_balanced(&mut booked);
         self.choose_balanced(stones, booked, None, stopped)
     }
@@ -534,10 +545,7 @@ impl Engine {
     /// looks for an ending it has not placed before; when there is none, the nearest
     /// ending counts [`STALE_ENDING`] further from even.
     fn book_balance(&self, stones: &[Pos], rule: OpeningRule) -> Option<i32> {
-        let board = self.board();
-        if !self.config.opening_book || board.rule() != Rule::Renju {
-            return None;
-        }
+        let book = self.book()?;
         // Not Yamaguchi: there the first player declares the number before white's 4th
         // stone, which white chooses against it, a stage [`Fifths`] does not model.
         let fifths = match rule {
@@ -545,8 +553,9 @@ impl Engine {
             OpeningRule::Taraguchi { fifths } => Fifths::PlaceOrOffer(fifths),
             _ => return None,
         };
-        let (book, size) = (Book::renju(), board.size());
-        if self.config.random_margin.is_some() {
+        let size = self.board().size();
+        let varying = self.config.random_margin.is_some();
+        if varying {
             let placed = self.placed_openings();
             let fresh = |k: &Key| placed.times_of(k) == 0;
             if let Some(off) = book.offered_balance(size, stones, fifths, &fresh) {
@@ -554,12 +563,11 @@ impl Engine {
             }
         }
         let stale = book.offered_balance(size, stones, fifths, &|_| true)?;
-        let penalty = if self.config.random_margin.is_some() {
-            STALE_ENDING
+        Some(if varying {
+            stale.saturating_add(STALE_ENDING)
         } else {
-            0
-        };
-        Some(stale.saturating_add(penalty))
+            stale
+        })
     }
 
     /// The number of fifth moves (1 to `max`) to declare after the four stones `stones`
@@ -670,24 +678,9 @@ impl Engine {
     fn fifths(&mut self, stones: &[Pos], limits: &Limits) -> Vec<(Pos, i32)> {
         self.set_position(stones).ok();
         let mut scored = self.scored_root(limits, &mut |_| {});
-        for (p, s) in scored.iter_mut() {
-            if let Some(b) = self.book_score(&with(stones, &[*p])) {
-                *s = -b;
-            }
-        }
+        self.with_book_scores(stones, &mut scored);
         scored.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
-        let size = self.board().size();
-        let syms = keeping(size, stones);
-        let mut kept: Vec<(Pos, i32)> = Vec::new();
-        for (p, s) in scored {
-            if !kept
-                .iter()
-                .any(|&(q, _)| syms.iter().any(|t| t.apply(p, size) == q))
-            {
-                kept.push((p, s));
-            }
-        }
-        kept
+        one_of_each(self.board().size(), stones, &scored)
     }
 
     /// Black's score when it offers its `count` best fifth moves and white takes the worst.
@@ -744,11 +737,7 @@ impl Engine {
                 all.push((p, -out.score));
             }
         }
-        for (p, s) in all.iter_mut() {
-            if let Some(b) = self.book_score(&with(stones, &[*p])) {
-                *s = -b;
-            }
-        }
+        self.with_book_scores(stones, &mut all);
         all.sort_by_key(|&(p, s)| (s, p.0));
         let Some(&(worst, least)) = all.first() else {
             return (offers.first().copied().unwrap_or(Pos::NONE), 0);
@@ -817,11 +806,14 @@ impl Engine {
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
         // Where the book has fifth moves after some of them, those: black's fifths are
         // then judged by its scores, not by the short searches.
-        let booked = fourths
+        let in_book: Vec<(Pos, i32)> = fourths
             .iter()
-            .any(|&(p, _)| self.book_balance(&with(stones, &[p]), rule).is_some());
+            .copied()
+            .filter(|&(p, _)| self.book_balance(&with(stones, &[p]), rule).is_some())
+            .collect();
+        let booked = !in_book.is_empty();
         if booked {
-            fourths.retain(|&(p, _)| self.book_balance(&with(stones, &[p]), rule).is_some());
+            fourths = in_book;
         }
         let mut scored: Vec<((Pos, u8), Vec<Pos>, i32)> = Vec::new();
         for &(fourth, _) in fourths.iter().take(tried) {
