@@ -17,7 +17,7 @@
 use super::placed::{key, Key};
 use crate::notation::parse_h8;
 use crate::types::Pos;
-use ahash::AHashMap;
+use ahash::{AHashMap, AHashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -100,6 +100,24 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BookError> {
     Ok(entries)
 }
 
+/// `stones` (black first, alternating) without the one at index `i`, the rest in the same
+/// alternation: the position one stone fewer.
+fn without(stones: &[Pos], i: usize) -> Vec<Pos> {
+    let mut black: Vec<Pos> = stones.iter().step_by(2).copied().collect();
+    let mut white: Vec<Pos> = stones.iter().skip(1).step_by(2).copied().collect();
+    if i % 2 == 0 {
+        black.remove(i / 2);
+    } else {
+        white.remove(i / 2);
+    }
+    let mut out = Vec::with_capacity(stones.len() - 1);
+    for k in 0..black.len().max(white.len()) {
+        out.extend(black.get(k));
+        out.extend(white.get(k));
+    }
+    out
+}
+
 /// How a rule settles black's fifth move after the 4th stone, for
 /// [`Book::offered_balance`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -110,6 +128,10 @@ pub enum Fifths {
     /// Black either places one fifth move, after which white may swap, or offers its best
     /// N and white takes the worst, whichever is better for black (Taraguchi-N).
     PlaceOrOffer(u8),
+    /// The first player declares 1 to N fifth moves with the third stone; white (after
+    /// the swap) places the 4th stone worst for black given that number, black offers its
+    /// best that many and white takes the worst (Yamaguchi).
+    BeforeFourth(u8),
 }
 
 /// A book: positions (up to symmetry) with the score of the side to move.
@@ -122,35 +144,104 @@ pub struct Book {
     /// The four-stone positions with fifth moves in the book after each position of one to
     /// three stones on the way to them.
     fourths: AHashMap<Key, Vec<Key>>,
+    /// The three-stone positions with fifth moves in the book after them, after each
+    /// position of one or two stones on the way to them.
+    threes: AHashMap<Key, Vec<Key>>,
 }
 
 impl Book {
     /// The book of `text` ([`parse`]); a position written twice keeps its last score.
+    /// A position follows every position the book reaches that it holds one stone more
+    /// of (of the colour that placed last), so that a five-stone position written after
+    /// one 4th stone counts among the fifth moves of every four-stone position it can
+    /// follow that the book wrote fifth moves after: the decisions, which look positions
+    /// up by their stones, meet it there too.
     pub fn from_text(text: &str) -> Result<Book, BookError> {
         let entries = parse(text)?;
         let mut book = Book::default();
+        // Every position the book reaches (its lines and their beginnings), with the stones
+        // of one way to it.
+        let mut known: AHashMap<Key, Vec<Pos>> = AHashMap::new();
         for (stones, score, _) in &entries {
             book.scores.insert(key(SIZE, stones), *score);
+            for k in 1..=stones.len() {
+                known
+                    .entry(key(SIZE, &stones[..k]))
+                    .or_insert_with(|| stones[..k].to_vec());
+            }
         }
-        // Each five-stone position once, with the score kept (the last written).
-        let mut finals: AHashMap<Key, (Key, i32)> = AHashMap::new();
-        for (stones, _, _) in entries.iter().filter(|e| e.0.len() == FINAL_STONES) {
-            let whole = key(SIZE, stones);
-            let score = book.scores[&whole];
-            let four = key(SIZE, &stones[..4]);
-            finals.insert(whole, (four.clone(), -score));
-            for k in 1..4 {
-                let list = book.fourths.entry(key(SIZE, &stones[..k])).or_default();
-                if !list.contains(&four) {
-                    list.push(four.clone());
+        let mut children: AHashMap<Key, Vec<Key>> = AHashMap::new();
+        for (child, stones) in &known {
+            let last = (stones.len() - 1) % 2;
+            for i in (last..stones.len()).step_by(2) {
+                let parent = key(SIZE, &without(stones, i));
+                if known.contains_key(&parent) {
+                    let list = children.entry(parent).or_default();
+                    if !list.contains(child) {
+                        list.push(child.clone());
+                    }
                 }
             }
         }
-        for (whole, (four, black)) in finals {
-            book.fifths.entry(four).or_default().push((whole, black));
-        }
-        for list in book.fifths.values_mut() {
+        // Fifth moves after the four-stone positions the book wrote fifth moves after (it
+        // wrote every one there): another four-stone position may be followed by a few
+        // of them, which are not black's choices there.
+        let complete: AHashSet<Key> = entries
+            .iter()
+            .filter(|e| e.0.len() == FINAL_STONES)
+            .map(|e| key(SIZE, &e.0[..FINAL_STONES - 1]))
+            .collect();
+        for parent in &complete {
+            let mut list: Vec<(Key, i32)> = children
+                .get(parent)
+                .into_iter()
+                .flatten()
+                .filter_map(|c| Some((c.clone(), -*book.scores.get(c)?)))
+                .collect();
+            if list.is_empty() {
+                continue;
+            }
             list.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            book.fifths.insert(parent.clone(), list);
+        }
+        // The four-stone positions with fifth moves after each shorter position, and the
+        // three-stone positions with such 4th stones after each shorter one, by length.
+        for len in (1..FINAL_STONES - 1).rev() {
+            for (here, _) in known.iter().filter(|(_, s)| s.len() == len) {
+                let mut fours: Vec<Key> = Vec::new();
+                for c in children.get(here).into_iter().flatten() {
+                    let after: Vec<Key> = if len == FINAL_STONES - 2 {
+                        book.fifths
+                            .contains_key(c)
+                            .then(|| c.clone())
+                            .into_iter()
+                            .collect()
+                    } else {
+                        book.fourths.get(c).cloned().unwrap_or_default()
+                    };
+                    for f in after {
+                        if !fours.contains(&f) {
+                            fours.push(f);
+                        }
+                    }
+                    if len < FINAL_STONES - 2 && book.fourths.contains_key(c) {
+                        let threes: Vec<Key> = if len == FINAL_STONES - 3 {
+                            vec![c.clone()]
+                        } else {
+                            book.threes.get(c).cloned().unwrap_or_default()
+                        };
+                        let list = book.threes.entry(here.clone()).or_default();
+                        for t in threes {
+                            if !list.contains(&t) {
+                                list.push(t);
+                            }
+                        }
+                    }
+                }
+                if !fours.is_empty() {
+                    book.fourths.insert(here.clone(), fours);
+                }
+            }
         }
         Ok(book)
     }
@@ -187,12 +278,76 @@ impl Book {
             return None;
         }
         let here = key(size, stones);
+        if let Fifths::BeforeFourth(max) = fifths {
+            let balance = |three: &Key| {
+                (1..=max.max(1))
+                    .filter_map(|n| self.white_fourth(three, n))
+                    .filter(|(_, f)| fresh(&f.0))
+                    .map(|(_, f)| f.1.saturating_abs())
+                    .min()
+            };
+            return match stones.len() {
+                3 => balance(&here),
+                1 | 2 => self.threes.get(&here)?.iter().filter_map(balance).min(),
+                _ => None,
+            };
+        }
         let balance = |four: &Key| self.ending(four, fifths, fresh).map(i32::saturating_abs);
         match stones.len() {
             4 => balance(&here),
             1..=3 => self.fourths.get(&here)?.iter().filter_map(balance).min(),
             _ => None,
         }
+    }
+
+    /// Under Yamaguchi with `n` fifth moves declared after the three stones `stones` (or a
+    /// position symmetric to them): the stage's end by the book when white places the 4th
+    /// stone worst for black of those the book continues (black offering its best `n`,
+    /// white taking the worst). Returns the five-stone position's key and black's score;
+    /// `None` when the book continues no 4th stone after `stones`.
+    pub fn declared_ending(&self, size: usize, stones: &[Pos], n: u8) -> Option<(Key, i32)> {
+        if size != SIZE || stones.len() != 3 {
+            return None;
+        }
+        self.white_fourth(&key(size, stones), n)
+            .map(|(_, f)| f.clone())
+    }
+
+    /// Black's score after the four stones `stones` (or a position symmetric to them)
+    /// when it offers its best `n` fifth moves of the book's and white takes the worst;
+    /// `None` when the book has no fifth move after them.
+    pub fn offered(&self, size: usize, stones: &[Pos], n: u8) -> Option<i32> {
+        if size != SIZE || stones.len() != 4 {
+            return None;
+        }
+        self.nth_fifth(&key(size, stones), n).map(|f| f.1)
+    }
+
+    /// Does the book list black's fifth moves after the four stones `stones` (or a
+    /// position symmetric to them)? Then every fifth move worth playing there is in it.
+    pub fn has_fifths(&self, size: usize, stones: &[Pos]) -> bool {
+        size == SIZE
+            && stones.len() == FINAL_STONES - 1
+            && self.fifths.contains_key(&key(size, stones))
+    }
+
+    /// Black's `n`th best fifth move after the four-stone position `four` (the last when
+    /// the book has fewer): the one white takes of `n` offered.
+    fn nth_fifth(&self, four: &Key, n: u8) -> Option<&(Key, i32)> {
+        let list = self.fifths.get(four)?;
+        list.get((n.max(1) as usize).min(list.len()) - 1)
+    }
+
+    /// White's 4th stone after the three-stone position `three` with `n` fifth moves
+    /// declared: of the four-stone positions the book continues, the one whose offer
+    /// ([`Book::nth_fifth`]) is worst for black (the least key among equals), with that
+    /// offer.
+    fn white_fourth(&self, three: &Key, n: u8) -> Option<(&Key, &(Key, i32))> {
+        self.fourths
+            .get(three)?
+            .iter()
+            .filter_map(|four| Some((four, self.nth_fifth(four, n)?)))
+            .min_by(|a, b| a.1 .1.cmp(&b.1 .1).then_with(|| a.0.cmp(b.0)))
     }
 
     /// Black's score at the nearest-even ending after the four-stone position `four` under
@@ -202,6 +357,7 @@ impl Book {
         // Offering its best `n`, black gets the `n`th (or the last when there are fewer).
         let offered = |n: u8| &list[(n.max(1) as usize).min(list.len()) - 1];
         match fifths {
+            Fifths::BeforeFourth(_) => None,
             Fifths::Declared(max) => (1..=max.max(1))
                 .map(offered)
                 .filter(|f| fresh(&f.0))
@@ -295,6 +451,67 @@ mod tests {
         let either = |n| Fifths::PlaceOrOffer(n);
         assert_eq!(balance(4, either(1)), Some(135));
         assert_eq!(balance(4, either(2)), Some(20));
+    }
+
+    #[test]
+    fn yamaguchi_ends_where_white_places_the_4th_stone_worst_for_black() {
+        // After h8 h9 j10, black's fifths score +135 and -20 after i9, +50 and +10 after g9
+        // (the book's scores are white's, to move).
+        let text = "h8 h9 j10 i9 g7\t-135\nh8 h9 j10 i9 g6\t20\n\
+                    h8 h9 j10 g9 k11\t-50\nh8 h9 j10 g9 f8\t-10\n";
+        let book = Book::from_text(text).unwrap();
+        let at = |moves: &[&str]| -> Vec<Pos> {
+            moves.iter().map(|s| parse_h8(s, SIZE).unwrap()).collect()
+        };
+        let three = at(&["h8", "h9", "j10"]);
+        // One declared: black's best after i9 is +135, after g9 +50: white places g9.
+        let one = book.declared_ending(SIZE, &three, 1).unwrap();
+        assert_eq!(one, (key(SIZE, &at(&["h8", "h9", "j10", "g9", "k11"])), 50));
+        // Two (or more): white takes the worse of two, -20 after i9, +10 after g9.
+        let g6 = key(SIZE, &at(&["h8", "h9", "j10", "i9", "g6"]));
+        assert_eq!(
+            book.declared_ending(SIZE, &three, 2),
+            Some((g6.clone(), -20))
+        );
+        assert_eq!(
+            book.declared_ending(SIZE, &three, 5),
+            Some((g6.clone(), -20))
+        );
+        assert_eq!(
+            book.offered(SIZE, &at(&["h8", "h9", "j10", "g9"]), 2),
+            Some(10)
+        );
+        assert_eq!(book.declared_ending(SIZE, &three[..2], 2), None);
+        // The first player declares for the nearest even: 20 from even, or 50 with one.
+        let all = |_: &Key| true;
+        let yamaguchi = |k: usize, max, fresh: &dyn Fn(&Key) -> bool| {
+            book.offered_balance(SIZE, &three[..k], Fifths::BeforeFourth(max), fresh)
+        };
+        assert_eq!(yamaguchi(3, 8, &all), Some(20));
+        assert_eq!(yamaguchi(3, 1, &all), Some(50));
+        assert_eq!(yamaguchi(2, 8, &all), Some(20));
+        assert_eq!(yamaguchi(1, 8, &all), Some(20));
+        // With the -20 ending placed before, the fresh one is +50.
+        assert_eq!(yamaguchi(3, 8, &|k: &Key| *k != g6), Some(50));
+        assert_eq!(yamaguchi(3, 8, &|_: &Key| false), None);
+        // A five-stone position counts after every four-stone position that it follows
+        // and that the book wrote fifth moves after: h8 h9 j10 i9 g7 is also h8 h9 g7 i9
+        // with j10 fifth; after h8 h9 g6 i9, with no fifth move written after it, the
+        // book lists none (h8 h9 j10 i9 g6 follows it, but is not all black could play).
+        let more = format!("{text}h8 h9 g7 i9 k11\t40\nh8 h9 g6 i9\t5\n");
+        let book = Book::from_text(&more).unwrap();
+        let g7 = at(&["h8", "h9", "g7", "i9"]);
+        assert_eq!(book.offered(SIZE, &g7, 1), Some(135));
+        assert_eq!(book.offered(SIZE, &g7, 2), Some(-40));
+        assert!(book.has_fifths(SIZE, &g7));
+        let g6 = at(&["h8", "h9", "g6", "i9"]);
+        assert_eq!(book.offered(SIZE, &g6, 1), None);
+        assert!(!book.has_fifths(SIZE, &g6));
+        let i9 = at(&["h8", "h9", "j10", "i9"]);
+        assert_eq!(book.offered(SIZE, &i9, 2), Some(-20));
+        let four = at(&["h8", "h9", "j10", "g9"]);
+        let after_four = Fifths::BeforeFourth(8);
+        assert_eq!(book.offered_balance(SIZE, &four, after_four, &all), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::{nearest_even, with, Candidate, Engine, STALE_ENDING, VARIETY_WINDOW};
 use crate::engine::opening::book::{Book, Fifths};
 use crate::engine::opening::placed::Key;
-use crate::engine::opening::rule::OpeningRule;
+use crate::engine::opening::rule::{OpeningRule, MAX_FIFTHS};
 use crate::types::{Pos, Rule};
 
 impl Engine {
@@ -23,13 +23,31 @@ impl Engine {
     }
 
     /// `moves` after `stones`, each move's score (for the side placing it) the opening
-    /// book's where it has the position the move makes ([`Engine::book_score`]).
-    pub(super) fn with_book_scores(&self, stones: &[Pos], moves: &mut [(Pos, i32)]) {
+    /// book's where it has the position the move makes ([`Engine::book_score`]). Returns
+    /// how many scores the book gave.
+    pub(super) fn with_book_scores(&self, stones: &[Pos], moves: &mut [(Pos, i32)]) -> usize {
+        let mut booked = 0;
         for (p, s) in moves.iter_mut() {
             if let Some(b) = self.book_score(&with(stones, &[*p])) {
                 *s = -b;
+                booked += 1;
             }
         }
+        booked
+    }
+
+    /// Black's fifth moves after the four stones `stones` by the opening book, each with
+    /// black's score, when the book lists them there ([`Book::has_fifths`]); else none.
+    pub(super) fn book_fifths(&self, stones: &[Pos]) -> Vec<(Pos, i32)> {
+        let size = self.board().size();
+        if !self.book().is_some_and(|b| b.has_fifths(size, stones)) {
+            return Vec::new();
+        }
+        (0..size * size)
+            .map(|i| Pos::new(i % size, i / size))
+            .filter(|p| !stones.contains(p))
+            .filter_map(|p| Some((p, -self.book_score(&with(stones, &[p]))?)))
+            .collect()
     }
 
     /// Of `groups` of stones placed in turn after `stones`, the index of the one the engine
@@ -63,17 +81,15 @@ impl Engine {
 
     /// How near even the stage can end from `stones` by the built-in opening book under
     /// `rule` ([`Book::offered_balance`]), under the same conditions as
-    /// [`Engine::book_score`]; `None` for a rule without fifth moves, and for Yamaguchi.
-    /// A varying engine
+    /// [`Engine::book_score`]; `None` for a rule without fifth moves. A varying engine
     /// looks for an ending it has not placed before; when there is none, the nearest
     /// ending counts [`STALE_ENDING`] further from even.
     pub(super) fn book_balance(&self, stones: &[Pos], rule: OpeningRule) -> Option<i32> {
         let book = self.book()?;
-        // Not Yamaguchi: there the first player declares the number before white's 4th
-        // stone, which white chooses against it, a stage [`Fifths`] does not model.
         let fifths = match rule {
             OpeningRule::Soosorv { max_fifths } => Fifths::Declared(max_fifths),
             OpeningRule::Taraguchi { fifths } => Fifths::PlaceOrOffer(fifths),
+            OpeningRule::Yamaguchi => Fifths::BeforeFourth(MAX_FIFTHS),
             _ => return None,
         };
         let size = self.board().size();
@@ -122,6 +138,73 @@ impl Engine {
                 (k, if v < 0 { -off } else { off })
             }
         }
+    }
+}
+
+impl Engine {
+    /// Yamaguchi's number of fifth moves (1 to `max`) to declare with the three stones
+    /// `stones`, and black's score then, by the opening book: each number's end is the one
+    /// white steers to with its 4th stone ([`Book::declared_ending`]); the number whose end
+    /// stands nearest even, and for a varying engine the nearest even among ends it has
+    /// not placed before (when every end was placed, the nearest even counts
+    /// [`STALE_ENDING`] further from even). `None` when the book continues no 4th stone
+    /// after `stones`.
+    pub(super) fn book_declare(&self, stones: &[Pos], max: u8) -> Option<(u8, i32)> {
+        let book = self.book()?;
+        let size = self.board().size();
+        let ends: Vec<(u8, Key, i32)> = (1..=max.max(1))
+            .filter_map(|n| {
+                book.declared_ending(size, stones, n)
+                    .map(|(k, v)| (n, k, v))
+            })
+            .collect();
+        let nearest = |ends: &mut dyn Iterator<Item = &(u8, Key, i32)>| {
+            ends.min_by_key(|e| (e.2.saturating_abs(), e.0))
+                .map(|e| (e.0, e.2))
+        };
+        let plain = nearest(&mut ends.iter())?;
+        if self.config.random_margin.is_none() {
+            return Some(plain);
+        }
+        let placed = self.placed_openings();
+        let fresh = nearest(&mut ends.iter().filter(|e| placed.times_of(&e.1) == 0));
+        Some(fresh.unwrap_or_else(|| {
+            let (n, v) = plain;
+            let off = v.saturating_abs().saturating_add(STALE_ENDING);
+            (n, if v < 0 { -off } else { off })
+        }))
+    }
+
+    /// Black's score by the opening book at the end of a Yamaguchi stage after the three
+    /// stones `stones` with `n` fifth moves declared ([`Book::declared_ending`]).
+    pub(super) fn book_declared(&self, stones: &[Pos], n: u8) -> Option<i32> {
+        let size = self.board().size();
+        self.book()?
+            .declared_ending(size, stones, n)
+            .map(|(_, v)| v)
+    }
+
+    /// Yamaguchi's 4th stone after the three stones `stones` with `n` fifth moves declared,
+    /// by the opening book: of the stones after which it has fifth moves, the one whose
+    /// offer of `n` is worst for black ([`Book::offered`]), new positions first among
+    /// equals. No random margin: the first player declared `n` for the book's best 4th
+    /// stone, and a margin would hand black up to it. Returns the stone and black's score;
+    /// `None` when the book continues no 4th stone.
+    pub(super) fn book_fourth(&mut self, stones: &[Pos], n: u8) -> Option<(Pos, i32)> {
+        let book = self.book()?;
+        let size = self.board().size();
+        // White's score after each booked 4th stone.
+        let scored: Vec<(Pos, i32)> = (0..size * size)
+            .map(|i| Pos::new(i % size, i / size))
+            .filter(|p| !stones.contains(p))
+            .filter_map(|p| Some((p, -book.offered(size, &with(stones, &[p]), n)?)))
+            .collect();
+        let best = scored.iter().map(|&(_, s)| s).max()?;
+        let (p, s) = match self.config.random_margin {
+            Some(_) => self.vary(stones, &scored, 0, &|s| best - s)?,
+            None => *scored.iter().find(|&&(_, s)| s == best)?,
+        };
+        Some((p, -s))
     }
 }
 

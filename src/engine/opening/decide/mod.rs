@@ -158,7 +158,10 @@ impl Engine {
                     let (third, _) = self.opening_stone(opening, square, limits, stopped);
                     let mut with = stones.clone();
                     with.push(third);
-                    let (k, v) = self.declare_for(&with, max, true, limits);
+                    let (k, v) = match self.book_declare(&with, max) {
+                        Some(declared) => declared,
+                        None => self.declare_for(&with, max, true, limits),
+                    };
                     Decision::of(Action::PlaceAndDeclare(third, k), v)
                 } else {
                     let (fourth, k, v) = self.fourth_and_declare(&stones, max, limits, stopped);
@@ -167,9 +170,18 @@ impl Engine {
             }
             Expect::Swap2Choice => self.swap2_choice(&stones, limits, stopped),
             Expect::Colour => {
-                if let (OpeningRule::Soosorv { .. }, 4) = (rule, n) {
+                let declared = opening.declared().unwrap_or(1);
+                let booked = match (rule, n) {
+                    (OpeningRule::Yamaguchi, 3) => self.book_declared(&stones, declared),
+                    _ => None,
+                };
+                if let Some(v) = booked {
+                    // Yamaguchi's swap by the book's end of the stage after white's 4th.
+                    let c = if v >= 0 { Color::Black } else { Color::White };
+                    Decision::of(Action::Choose(c), v.saturating_abs())
+                } else if let (OpeningRule::Soosorv { .. }, 4) = (rule, n) {
                     // Black decides with the offers to come: white takes the worst of them.
-                    let count = opening.declared().unwrap_or(1);
+                    let count = declared;
                     let v = self.nth_fifth(&stones, count, limits);
                     let c = if v >= 0 { Color::Black } else { Color::White };
                     Decision::of(Action::Choose(c), if v >= 0 { v } else { -v })
@@ -259,7 +271,13 @@ impl Engine {
                 };
                 self.balanced_among(stones, &within, limits, stopped)
             }
-            (OpeningRule::Yamaguchi, 3) => self.varied_best(stones, limits),
+            (OpeningRule::Yamaguchi, 3) => {
+                let declared = opening.declared().unwrap_or(1);
+                match self.book_fourth(stones, declared) {
+                    Some(chosen) => chosen,
+                    None => self.varied_best(stones, limits),
+                }
+            }
             (OpeningRule::Soosorv { .. } | OpeningRule::Yamaguchi, 1) => {
                 // The second stone of the most balanced canonical opening: by how near even
                 // the book can end the stage after it, where it has fifth moves after it
@@ -561,13 +579,19 @@ impl Engine {
         }
     }
 
-    /// Black's fifth moves after `stones`, best first for black with their scores (the
-    /// opening book's where it has the position, [`Engine::book_score`]), one of each set
-    /// that a symmetry of the stones maps onto each other.
+    /// Black's fifth moves after `stones`, best first for black with their scores, one of
+    /// each set that a symmetry of the stones maps onto each other: the opening book's
+    /// fifth moves where it lists them after `stones` ([`Engine::book_fifths`]: the short
+    /// search is not run, whose list of root moves differs from the book's and whose
+    /// scores of the moves outside the book would stand among the book's deeper ones),
+    /// else the short search's root moves, with the book's score where it has the position.
     fn fifths(&mut self, stones: &[Pos], limits: &Limits) -> Vec<(Pos, i32)> {
-        self.set_position(stones).ok();
-        let mut scored = self.scored_root(limits, &mut |_| {});
-        self.with_book_scores(stones, &mut scored);
+        let mut scored = self.book_fifths(stones);
+        if scored.is_empty() {
+            self.set_position(stones).ok();
+            scored = self.scored_root(limits, &mut |_| {});
+            self.with_book_scores(stones, &mut scored);
+        }
         scored.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
         one_of_each(self.board().size(), stones, &scored)
     }
@@ -626,7 +650,7 @@ impl Engine {
                 all.push((p, -out.score));
             }
         }
-        self.with_book_scores(stones, &mut all);
+        let booked = self.with_book_scores(stones, &mut all) == all.len();
         all.sort_by_key(|&(p, s)| (s, p.0));
         let Some(&(worst, least)) = all.first() else {
             return (offers.first().copied().unwrap_or(Pos::NONE), 0);
@@ -634,6 +658,10 @@ impl Engine {
         let Some(margin) = self.config.random_margin else {
             return (worst, least);
         };
+        // Every offer judged by the book: the worst for black, new positions first among
+        // equals. A random margin there would hand black up to the margin at every pick,
+        // which the offers, balanced by the same book, do not expect.
+        let margin = if booked { 0 } else { margin };
         if mate_distance(least).is_some() {
             return (worst, least);
         }

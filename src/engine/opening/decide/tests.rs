@@ -83,6 +83,37 @@ fn the_book_scores_fifth_moves_and_white_picks_by_it() {
 }
 
 #[test]
+fn yamaguchi_ends_where_the_book_says_for_the_number_declared() {
+    use crate::engine::opening::book::Book;
+    // Both sides the engine with the book and no random margin: the number declared with
+    // the third stone, white's 4th stone, the offers and the pick follow the book, so the
+    // stage ends in the end it foresaw for that number, the nearest even of any number.
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    e.set_random_margin(None);
+    let mut o = Opening::new(OpeningRule::Yamaguchi, 15, Rule::Renju).unwrap();
+    let mut declared = None;
+    while let Some(who) = o.to_act() {
+        let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+        if let Action::PlaceAndDeclare(_, n) = d.action {
+            declared = Some(n);
+        }
+        o.apply(who, d.action).unwrap();
+    }
+    let n = declared.expect("the first player declared a number");
+    let stones = o.stones();
+    assert_eq!(stones.len(), 5);
+    let book = Book::renju();
+    let (end, black) = book.declared_ending(15, &stones[..3], n).unwrap();
+    assert_eq!(end, key(15, stones), "{stones:?}, {n} declared");
+    assert_eq!(book.score(15, stones), Some(-black));
+    let nearest = (1..=MAX_FIFTHS)
+        .filter_map(|k| book.declared_ending(15, &stones[..3], k))
+        .map(|(_, v)| v.abs())
+        .min();
+    assert_eq!(Some(black.abs()), nearest);
+}
+
+#[test]
 fn the_engine_plays_every_rule_on_both_sides_to_normal_play() {
     // Each rule with the stones its stage may end with.
     for (rule, ends) in [
