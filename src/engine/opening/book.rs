@@ -32,6 +32,18 @@ pub const HEADER: &str = "# wuzi opening book, renju 15x15: the stones in order 
 /// The stones of the positions a stage ends in: black's fifth move is the last.
 pub const FINAL_STONES: usize = 5;
 
+/// The nodes of the book's deeper searches (`books/README.md`): a position scored by fewer
+/// was judged only by the scan that listed it.
+pub const DEEP_NODES: u64 = 1_000_000;
+
+/// How much further from even (centi-stones) an end of a stage that the book judged only
+/// by its scan counts, when a stage is steered towards an end: the scan's score of a
+/// five-stone position is further from a deeper search's than the book's deep scores
+/// (about 100 apart on a typical end, up to 320, between its 1,000,000-node scores and
+/// 2,000,000 nodes; docs/prompt.md), so an end judged deeply is preferred unless the
+/// scanned one stands this much nearer even.
+pub const SHALLOW_ENDING: i32 = 150;
+
 /// The built-in renju book's text.
 pub const RENJU15: &str = include_str!("../../../books/renju15.tsv");
 
@@ -147,6 +159,8 @@ pub struct Book {
     /// The three-stone positions with fifth moves in the book after them, after each
     /// position of one or two stones on the way to them.
     threes: AHashMap<Key, Vec<Key>>,
+    /// The positions scored by searches of at least [`DEEP_NODES`].
+    deep: AHashSet<Key>,
 }
 
 impl Book {
@@ -162,8 +176,13 @@ impl Book {
         // Every position the book reaches (its lines and their beginnings), with the stones
         // of one way to it.
         let mut known: AHashMap<Key, Vec<Pos>> = AHashMap::new();
-        for (stones, score, _) in &entries {
+        for (stones, score, nodes) in &entries {
             book.scores.insert(key(SIZE, stones), *score);
+            if *nodes >= DEEP_NODES {
+                book.deep.insert(key(SIZE, stones));
+            } else {
+                book.deep.remove(&key(SIZE, stones));
+            }
             for k in 1..=stones.len() {
                 known
                     .entry(key(SIZE, &stones[..k]))
@@ -265,8 +284,9 @@ impl Book {
     /// position symmetric to it) by the book, in a five-stone position for which `fresh`
     /// holds (a varying engine: one it has not placed), when white places a 4th stone after
     /// which the book has fifth moves (if `stones` has fewer than four) and the rule
-    /// settles the fifth move as `fifths` says. The least distance from even over white's
-    /// choices; `None` when the book has no such ending after `stones`.
+    /// settles the fifth move as `fifths` says. The least distance from even
+    /// ([`Book::distance`]) over white's choices; `None` when the book has no such ending
+    /// after `stones`.
     pub fn offered_balance(
         &self,
         size: usize,
@@ -283,7 +303,7 @@ impl Book {
                 (1..=max.max(1))
                     .filter_map(|n| self.white_fourth(three, n))
                     .filter(|(_, f)| fresh(&f.0))
-                    .map(|(_, f)| f.1.saturating_abs())
+                    .map(|(_, f)| self.distance(f))
                     .min()
             };
             return match stones.len() {
@@ -292,7 +312,7 @@ impl Book {
                 _ => None,
             };
         }
-        let balance = |four: &Key| self.ending(four, fifths, fresh).map(i32::saturating_abs);
+        let balance = |four: &Key| self.ending(four, fifths, fresh);
         match stones.len() {
             4 => balance(&here),
             1..=3 => self.fourths.get(&here)?.iter().filter_map(balance).min(),
@@ -350,8 +370,21 @@ impl Book {
             .min_by(|a, b| a.1 .1.cmp(&b.1 .1).then_with(|| a.0.cmp(b.0)))
     }
 
-    /// Black's score at the nearest-even ending after the four-stone position `four` under
-    /// `fifths`, among the five-stone positions for which `fresh` holds.
+    /// How far from even the stage's end `end` (a five-stone position and black's score
+    /// there) counts when a stage is steered towards it: its distance, and
+    /// [`SHALLOW_ENDING`] more when the book judged it only by the scan that listed it.
+    pub fn distance(&self, end: &(Key, i32)) -> i32 {
+        let shallow = if self.deep.contains(&end.0) {
+            0
+        } else {
+            SHALLOW_ENDING
+        };
+        end.1.saturating_abs().saturating_add(shallow)
+    }
+
+    /// How far from even ([`Book::distance`]) the stage can end after the four-stone
+    /// position `four` under `fifths`, among the five-stone positions for which `fresh`
+    /// holds.
     fn ending(&self, four: &Key, fifths: Fifths, fresh: &dyn Fn(&Key) -> bool) -> Option<i32> {
         let list = self.fifths.get(four)?;
         // Offering its best `n`, black gets the `n`th (or the last when there are fewer).
@@ -361,20 +394,24 @@ impl Book {
             Fifths::Declared(max) => (1..=max.max(1))
                 .map(offered)
                 .filter(|f| fresh(&f.0))
-                .map(|f| f.1)
-                .min_by_key(|s| s.saturating_abs()),
+                .map(|f| self.distance(f))
+                .min(),
             Fifths::PlaceOrOffer(n) => {
                 // A fifth placed may be swapped: black gets the worse side of it, and places
                 // the one nearest even; offering, white takes the worst of `n`.
                 let placed = list
                     .iter()
                     .filter(|f| fresh(&f.0))
-                    .map(|f| -f.1.saturating_abs())
-                    .max();
+                    .min_by_key(|f| self.distance(f))
+                    .map(|f| (-f.1.saturating_abs(), f));
                 let f = offered(n);
-                let offer = fresh(&f.0).then_some(f.1);
+                let offer = fresh(&f.0).then_some((f.1, f));
                 // Black takes the better for it of the two.
-                placed.into_iter().chain(offer).max()
+                placed
+                    .into_iter()
+                    .chain(offer)
+                    .max_by_key(|c| c.0)
+                    .map(|c| self.distance(c.1))
             }
         }
     }
@@ -410,7 +447,9 @@ mod tests {
 
     #[test]
     fn a_position_is_found_in_every_orientation() {
-        let book = Book::from_text("h8 h9 j10 i9 g7\t-135\t1000\nh8 h9 j10 i9 g6\t20\n").unwrap();
+        let book =
+            Book::from_text("h8 h9 j10 i9 g7\t-135\t1000000\nh8 h9 j10 i9 g6\t20\t1000000\n")
+                .unwrap();
         let stones: Vec<Pos> = ["h8", "h9", "j10", "i9", "g7"]
             .iter()
             .map(|s| parse_h8(s, SIZE).unwrap())
@@ -457,8 +496,8 @@ mod tests {
     fn yamaguchi_ends_where_white_places_the_4th_stone_worst_for_black() {
         // After h8 h9 j10, black's fifths score +135 and -20 after i9, +50 and +10 after g9
         // (the book's scores are white's, to move).
-        let text = "h8 h9 j10 i9 g7\t-135\nh8 h9 j10 i9 g6\t20\n\
-                    h8 h9 j10 g9 k11\t-50\nh8 h9 j10 g9 f8\t-10\n";
+        let text = "h8 h9 j10 i9 g7\t-135\t1000000\nh8 h9 j10 i9 g6\t20\t1000000\n\
+                    h8 h9 j10 g9 k11\t-50\t1000000\nh8 h9 j10 g9 f8\t-10\t1000000\n";
         let book = Book::from_text(text).unwrap();
         let at = |moves: &[&str]| -> Vec<Pos> {
             moves.iter().map(|s| parse_h8(s, SIZE).unwrap()).collect()
@@ -498,7 +537,7 @@ mod tests {
         // and that the book wrote fifth moves after: h8 h9 j10 i9 g7 is also h8 h9 g7 i9
         // with j10 fifth; after h8 h9 g6 i9, with no fifth move written after it, the
         // book lists none (h8 h9 j10 i9 g6 follows it, but is not all black could play).
-        let more = format!("{text}h8 h9 g7 i9 k11\t40\nh8 h9 g6 i9\t5\n");
+        let more = format!("{text}h8 h9 g7 i9 k11\t40\t1000000\nh8 h9 g6 i9\t5\n");
         let book = Book::from_text(&more).unwrap();
         let g7 = at(&["h8", "h9", "g7", "i9"]);
         assert_eq!(book.offered(SIZE, &g7, 1), Some(135));
@@ -507,6 +546,17 @@ mod tests {
         let g6 = at(&["h8", "h9", "g6", "i9"]);
         assert_eq!(book.offered(SIZE, &g6, 1), None);
         assert!(!book.has_fifths(SIZE, &g6));
+        // An end judged only by a shallower search counts SHALLOW_ENDING further: with
+        // g6 scanned, the nearest end is +50 (one declared), 70 nearer than -20's 170.
+        let scanned = text.replace("g6\t20\t1000000", "g6\t20\t200000");
+        let book = Book::from_text(&scanned).unwrap();
+        let yamaguchi = Fifths::BeforeFourth(8);
+        assert_eq!(
+            book.offered_balance(SIZE, &three, yamaguchi, &all),
+            Some(50)
+        );
+        let g6_end = book.declared_ending(SIZE, &three, 2).unwrap();
+        assert_eq!(book.distance(&g6_end), 20 + SHALLOW_ENDING);
         let i9 = at(&["h8", "h9", "j10", "i9"]);
         assert_eq!(book.offered(SIZE, &i9, 2), Some(-20));
         let four = at(&["h8", "h9", "j10", "g9"]);

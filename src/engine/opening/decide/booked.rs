@@ -145,29 +145,27 @@ impl Engine {
     /// Yamaguchi's number of fifth moves (1 to `max`) to declare with the three stones
     /// `stones`, and black's score then, by the opening book: each number's end is the one
     /// white steers to with its 4th stone ([`Book::declared_ending`]); the number whose end
-    /// stands nearest even, and for a varying engine the nearest even among ends it has
+    /// stands nearest even ([`Book::distance`]), and for a varying engine the nearest even
+    /// among ends it has
     /// not placed before (when every end was placed, the nearest even counts
     /// [`STALE_ENDING`] further from even). `None` when the book continues no 4th stone
     /// after `stones`.
     pub(super) fn book_declare(&self, stones: &[Pos], max: u8) -> Option<(u8, i32)> {
         let book = self.book()?;
         let size = self.board().size();
-        let ends: Vec<(u8, Key, i32)> = (1..=max.max(1))
-            .filter_map(|n| {
-                book.declared_ending(size, stones, n)
-                    .map(|(k, v)| (n, k, v))
-            })
+        let ends: Vec<(u8, (Key, i32))> = (1..=max.max(1))
+            .filter_map(|n| Some((n, book.declared_ending(size, stones, n)?)))
             .collect();
-        let nearest = |ends: &mut dyn Iterator<Item = &(u8, Key, i32)>| {
-            ends.min_by_key(|e| (e.2.saturating_abs(), e.0))
-                .map(|e| (e.0, e.2))
+        let nearest = |ends: &mut dyn Iterator<Item = &(u8, (Key, i32))>| {
+            ends.min_by_key(|e| (book.distance(&e.1), e.0))
+                .map(|e| (e.0, e.1 .1))
         };
         let plain = nearest(&mut ends.iter())?;
         if self.config.random_margin.is_none() {
             return Some(plain);
         }
         let placed = self.placed_openings();
-        let fresh = nearest(&mut ends.iter().filter(|e| placed.times_of(&e.1) == 0));
+        let fresh = nearest(&mut ends.iter().filter(|e| placed.times_of(&e.1 .0) == 0));
         Some(fresh.unwrap_or_else(|| {
             let (n, v) = plain;
             let off = v.saturating_abs().saturating_add(STALE_ENDING);
