@@ -1,6 +1,7 @@
 //! How the opening decisions read the built-in opening book ([`crate::engine::opening::book`]):
-//! its scores in place of short searches', how near even a stage can end after a candidate,
-//! and, for a varying engine, the endings it has not placed before.
+//! its scores in place of short searches', its lists of fifth moves, how near even a stage
+//! can end after a candidate, Yamaguchi's number and 4th stone, and, for a varying engine,
+//! the endings it has not placed before.
 
 use super::{nearest_even, with, Candidate, Engine, STALE_ENDING, VARIETY_WINDOW};
 use crate::engine::opening::book::{Book, Fifths};
@@ -139,9 +140,7 @@ impl Engine {
             }
         }
     }
-}
 
-impl Engine {
     /// Yamaguchi's number of fifth moves (1 to `max`) to declare with the three stones
     /// `stones`, and black's score then, by the opening book: each number's end is the one
     /// white steers to with its 4th stone ([`Book::declared_ending`]); the number whose end
