@@ -511,28 +511,19 @@ impl Engine {
         out
     }
 
-    /// Among the root moves of one search that lie in `within` (black's fifth moves of
-    /// the opening book instead, where it lists them after `stones`:
-    /// [`Engine::book_fifths`]), the one whose score (for the side placing it) is nearest
-    /// even, chosen as [`Engine::choose_balanced`] does (of the book's, those within
-    /// [`VARIETY_WINDOW`] of even when there are any); the first empty point of `within`
-    /// when none lies there. Returns it and the opponent's score after it.
+    /// Among the root moves of one search that lie in `within`, the one whose score (for
+    /// the side placing it) is nearest even, chosen as [`Engine::choose_balanced`] does;
+    /// the first empty point of `within` when the search names none there. Returns it and
+    /// the opponent's score after it.
     fn balanced_in_root(&mut self, stones: &[Pos], within: &[Pos], limits: &Limits) -> (Pos, i32) {
-        let mut scored = self.book_fifths(stones);
-        let booked = !scored.is_empty();
-        if !booked {
-            self.set_position(stones).ok();
-            scored = self.scored_root(&share(limits, 2), &mut |_| {});
-        }
+        self.set_position(stones).ok();
+        let mut scored = self.scored_root(&share(limits, 2), &mut |_| {});
         scored.retain(|(p, _)| within.contains(p));
         scored.sort_by_key(|&(p, s)| (s.abs(), p.0));
-        let mut candidates: Vec<(Pos, Vec<Pos>, i32)> = scored
+        let candidates: Vec<(Pos, Vec<Pos>, i32)> = scored
             .into_iter()
             .map(|(p, s)| (p, with(stones, &[p]), -s))
             .collect();
-        if booked {
-            keep_balanced(&mut candidates);
-        }
         self.choose_balanced(stones, candidates, Some(limits), &|| false)
             .unwrap_or((within.first().copied().unwrap_or(Pos::NONE), 0))
     }
