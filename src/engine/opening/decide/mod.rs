@@ -192,7 +192,7 @@ impl Engine {
             Expect::FifthOrOffer { count } => {
                 let fifths = self.fifths(&stones, &share(limits, 2));
                 let v = worst_of_best(&fifths, count as usize);
-                if v > 0 && !self.offer_is_stale(&stones, &fifths, count, v) {
+                if v > 0 {
                     let offers = self.offers(&stones, &fifths, count as usize);
                     Decision::of(Action::Offer(offers), v)
                 } else {
@@ -594,19 +594,6 @@ impl Engine {
         }
         scored.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
         one_of_each(self.board().size(), stones, &scored)
-    }
-
-    /// Would a varying engine, offering its `count` best of `fifths` after `stones` (which
-    /// give black `v`), end the stage where it ended before, with white taking the worst
-    /// one? Then, when `v` is within [`VARIETY_WINDOW`] of even, it places a balanced fifth
-    /// move instead (the ends the book's stage balance counted on are new ones).
-    fn offer_is_stale(&self, stones: &[Pos], fifths: &[(Pos, i32)], count: u8, v: i32) -> bool {
-        if self.config.random_margin.is_none() || v > VARIETY_WINDOW || fifths.is_empty() {
-            return false;
-        }
-        let worst = fifths[(count.max(1) as usize).min(fifths.len()) - 1].0;
-        let size = self.board().size();
-        self.placed_openings().times(size, &with(stones, &[worst])) > 0
     }
 
     /// Black's score when it offers its `count` best fifth moves and white takes the worst.
