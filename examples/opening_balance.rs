@@ -7,8 +7,10 @@
 //! run gives the same figures on every machine and build profile.
 //!
 //! `cargo run --example opening_balance -- RULE [COUNT] [DECIDE_NODES] [JUDGE_NODES]
-//! [nobook]`, e.g. `cargo run --release --example opening_balance -- "soosorv 8" 100`;
-//! `nobook` leaves the opening book out of the decisions (`Config::opening_book`).
+//! [nobook] [GAME]`, e.g. `cargo run --release --example opening_balance -- "soosorv 8" 100`;
+//! `nobook` leaves the opening book out of the decisions (`Config::opening_book`); GAME is
+//! the game rule the stages are played under (`freestyle`, `standard`, `renju`, `caro`,
+//! `caro-standard`; renju by default, the rule of the RIF opening rules).
 
 use std::error::Error;
 use wuzi::engine::opening::{Opening, OpeningRule};
@@ -26,7 +28,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     let arg = |i: usize, d: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     let (count, decide_nodes, judge_nodes) = (arg(1, 20), arg(2, 20_000), arg(3, 400_000));
     let size = 15;
-    let game = Rule::Renju;
+    let extra = args.get(4..).unwrap_or_default();
+    let game = match extra.iter().find(|a| a.as_str() != "nobook") {
+        Some(name) => Rule::parse(name).ok_or_else(|| format!("unknown game rule '{name}'"))?,
+        None => Rule::Renju,
+    };
     let decide = Limits {
         nodes: Some(decide_nodes),
         ..Limits::default()
@@ -38,7 +44,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut scores = Vec::new();
     let mut seen: Vec<Vec<(usize, usize)>> = Vec::new();
     let config = Config {
-        opening_book: args.get(4).map(|s| s.as_str()) != Some("nobook"),
+        opening_book: !extra.iter().any(|a| a == "nobook"),
         ..Config::default()
     };
     let mut engine = Engine::with_config(size, game, config)?;
@@ -71,7 +77,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let within = |w: i32| scores.iter().filter(|s| s.abs() <= w).count();
     println!(
-        "{rule}: {count} stages, within 100: {}, within 200: {}, within 400: {}, \
+        "{rule} ({game}): {count} stages, within 100: {}, within 200: {}, within 400: {}, \
          distinct up to symmetry: {}",
         within(100),
         within(200),
