@@ -83,17 +83,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         let mut fourths = engine.scored_root(&scan, &mut |_| {});
         fourths.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p.0));
         let fourths = one_of_each(size, &three, &fourths);
-        for &(fourth, s) in &fourths {
-            // Black, to move after the 4th stone, has the negation of white's score.
-            write(
-                &mut file,
-                &mut done,
-                size,
-                &with(&three, fourth),
-                -s,
-                SCAN_NODES,
-            )?;
-        }
+        write_scan(&mut file, &mut done, size, &three, &fourths)?;
         for &(fourth, _) in fourths.iter().take(FOURTHS) {
             let four = with(&three, fourth);
             engine.new_game(size, rule)?;
@@ -119,16 +109,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 write(&mut file, &mut done, size, &five, score, book_nodes)?;
                 println!("{} {} {score}", opening.name(), line(size, &five));
             }
-            for &(fifth, s) in &fifths {
-                write(
-                    &mut file,
-                    &mut done,
-                    size,
-                    &with(&four, fifth),
-                    -s,
-                    SCAN_NODES,
-                )?;
-            }
+            write_scan(&mut file, &mut done, size, &four, &fifths)?;
         }
     }
     Ok(())
@@ -151,6 +132,22 @@ fn write(
     *seen = nodes;
     writeln!(file, "{}\t{score}\t{nodes}", line(size, stones))?;
     file.flush()
+}
+
+/// Writes the position after each of `moves` (each with the score of the side placing it,
+/// by the scan of [`SCAN_NODES`]) after `stones`, with the score of the side to move
+/// there: the negation of the placer's.
+fn write_scan(
+    file: &mut std::fs::File,
+    done: &mut HashMap<Vec<u32>, u64>,
+    size: usize,
+    stones: &[Pos],
+    moves: &[(Pos, i32)],
+) -> std::io::Result<()> {
+    for &(p, s) in moves {
+        write(file, done, size, &with(stones, p), -s, SCAN_NODES)?;
+    }
+    Ok(())
 }
 
 /// The stones in `h8` notation, space-separated.

@@ -177,13 +177,15 @@ impl Book {
         // of one way to it.
         let mut known: AHashMap<Key, Vec<Pos>> = AHashMap::new();
         for (stones, score, nodes) in &entries {
-            book.scores.insert(key(SIZE, stones), *score);
+            let whole = key(SIZE, stones);
             if *nodes >= DEEP_NODES {
-                book.deep.insert(key(SIZE, stones));
+                book.deep.insert(whole.clone());
             } else {
-                book.deep.remove(&key(SIZE, stones));
+                book.deep.remove(&whole);
             }
-            for k in 1..=stones.len() {
+            book.scores.insert(whole.clone(), *score);
+            known.entry(whole).or_insert_with(|| stones.clone());
+            for k in 1..stones.len() {
                 known
                     .entry(key(SIZE, &stones[..k]))
                     .or_insert_with(|| stones[..k].to_vec());
@@ -388,11 +390,11 @@ impl Book {
     fn ending(&self, four: &Key, fifths: Fifths, fresh: &dyn Fn(&Key) -> bool) -> Option<i32> {
         let list = self.fifths.get(four)?;
         // Offering its best `n`, black gets the `n`th (or the last when there are fewer).
-        let offered = |n: u8| &list[(n.max(1) as usize).min(list.len()) - 1];
+        let offered = |n: u8| self.nth_fifth(four, n);
         match fifths {
             Fifths::BeforeFourth(_) => None,
             Fifths::Declared(max) => (1..=max.max(1))
-                .map(offered)
+                .filter_map(offered)
                 .filter(|f| fresh(&f.0))
                 .map(|f| self.distance(f))
                 .min(),
@@ -404,8 +406,7 @@ impl Book {
                     .filter(|f| fresh(&f.0))
                     .min_by_key(|f| self.distance(f))
                     .map(|f| (-f.1.saturating_abs(), f));
-                let f = offered(n);
-                let offer = fresh(&f.0).then_some((f.1, f));
+                let offer = offered(n).filter(|f| fresh(&f.0)).map(|f| (f.1, f));
                 // Black takes the better for it of the two.
                 placed
                     .into_iter()

@@ -3,7 +3,7 @@
 //! can end after a candidate, Yamaguchi's number and 4th stone, and, for a varying engine,
 //! the endings it has not placed before.
 
-use super::{nearest_even, with, Candidate, Engine, STALE_ENDING, VARIETY_WINDOW};
+use super::{every_point, nearest_even, with, Candidate, Engine, STALE_ENDING, VARIETY_WINDOW};
 use crate::engine::opening::book::{Book, Fifths};
 use crate::engine::opening::placed::Key;
 use crate::engine::opening::rule::{OpeningRule, MAX_FIFTHS};
@@ -44,9 +44,8 @@ impl Engine {
         if !self.book().is_some_and(|b| b.has_fifths(size, stones)) {
             return Vec::new();
         }
-        (0..size * size)
-            .map(|i| Pos::new(i % size, i / size))
-            .filter(|p| !stones.contains(p))
+        every_point(size, stones)
+            .into_iter()
             .filter_map(|p| Some((p, -self.book_score(&with(stones, &[p]))?)))
             .collect()
     }
@@ -133,11 +132,7 @@ impl Engine {
             .min_by_key(|(k, (_, v))| (v.saturating_abs(), *k));
         match fresh {
             Some((k, (_, v))) => (k, v),
-            None => {
-                let (k, v) = plain;
-                let off = v.saturating_abs().saturating_add(STALE_ENDING);
-                (k, if v < 0 { -off } else { off })
-            }
+            None => (plain.0, stale(plain.1)),
         }
     }
 
@@ -165,11 +160,7 @@ impl Engine {
         }
         let placed = self.placed_openings();
         let fresh = nearest(&mut ends.iter().filter(|e| placed.times_of(&e.1 .0) == 0));
-        Some(fresh.unwrap_or_else(|| {
-            let (n, v) = plain;
-            let off = v.saturating_abs().saturating_add(STALE_ENDING);
-            (n, if v < 0 { -off } else { off })
-        }))
+        Some(fresh.unwrap_or((plain.0, stale(plain.1))))
     }
 
     /// Black's score by the opening book at the end of a Yamaguchi stage after the three
@@ -191,9 +182,8 @@ impl Engine {
         let book = self.book()?;
         let size = self.board().size();
         // White's score after each booked 4th stone.
-        let scored: Vec<(Pos, i32)> = (0..size * size)
-            .map(|i| Pos::new(i % size, i / size))
-            .filter(|p| !stones.contains(p))
+        let scored: Vec<(Pos, i32)> = every_point(size, stones)
+            .into_iter()
             .filter_map(|p| Some((p, -book.offered(size, &with(stones, &[p]), n)?)))
             .collect();
         let best = scored.iter().map(|&(_, s)| s).max()?;
@@ -202,6 +192,17 @@ impl Engine {
             None => *scored.iter().find(|&&(_, s)| s == best)?,
         };
         Some((p, -s))
+    }
+}
+
+/// Black's score `v` counted [`STALE_ENDING`] further from even, on the same side: an
+/// ending placed before, for a varying engine.
+fn stale(v: i32) -> i32 {
+    let off = v.saturating_abs().saturating_add(STALE_ENDING);
+    if v < 0 {
+        -off
+    } else {
+        off
     }
 }
 
