@@ -17,6 +17,13 @@
 //!
 //! `cargo run --release --example opening_book -- OUT [BOOK_NODES]`, e.g.
 //! `cargo run --release --example opening_book -- books/renju15.tsv 1000000`.
+//!
+//! With a third argument, `WITHIN` (centi-stones), the run deepens the book instead: every
+//! five-stone position of `OUT` that a search of fewer than `BOOK_NODES` scored within
+//! `WITHIN` of even is searched to `BOOK_NODES`, nearest even first, and written again (a
+//! later line of a position overrides an earlier one). Those are the ends the opening
+//! stages steer towards; a deeper score there is what keeps a stage's end near even by a
+//! still deeper search. E.g. `... -- books/renju15.tsv 2000000 200`.
 
 use std::collections::HashMap;
 use std::error::Error;
@@ -48,6 +55,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         None => BOOK_NODES,
     };
     let (size, rule) = (book::SIZE, Rule::Renju);
+    if let Some(within) = args.get(2) {
+        return deepen(out, book_nodes, within.parse()?);
+    }
     // The nodes behind each position written so far.
     let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
     if let Ok(text) = std::fs::read_to_string(out) {
@@ -111,6 +121,44 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
             write_scan(&mut file, &mut done, size, &four, &fifths)?;
         }
+    }
+    Ok(())
+}
+
+/// Searches again, to `nodes`, every five-stone position of the book `out` whose latest
+/// score lies within `within` of even and came from a search of fewer nodes, nearest even
+/// first, appending each new score.
+fn deepen(out: &str, nodes: u64, within: i32) -> Result<(), Box<dyn Error>> {
+    let (size, rule) = (book::SIZE, Rule::Renju);
+    let mut latest: HashMap<Vec<u32>, (Vec<Pos>, i32, u64)> = HashMap::new();
+    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
+    for (stones, score, n) in book::parse(&std::fs::read_to_string(out)?)? {
+        let k = key(size, &stones);
+        let seen = done.entry(k.clone()).or_default();
+        *seen = (*seen).max(n);
+        latest.insert(k, (stones, score, n));
+    }
+    let mut todo: Vec<(Vec<Pos>, i32)> = latest
+        .into_values()
+        .filter(|(stones, score, n)| {
+            stones.len() == book::FINAL_STONES && score.abs() <= within && *n < nodes
+        })
+        .map(|(stones, score, _)| (stones, score))
+        .collect();
+    todo.sort_by_key(|(stones, score)| (score.abs(), line(size, stones)));
+    eprintln!("{} positions to search to {nodes} nodes", todo.len());
+    let mut file = OpenOptions::new().append(true).open(out)?;
+    let deep = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(size, rule)?;
+    for (stones, before) in todo {
+        engine.new_game(size, rule)?;
+        engine.set_position(&stones)?;
+        let score = engine.think(Level::Full, &deep, &mut |_| {}).score;
+        write(&mut file, &mut done, size, &stones, score, nodes)?;
+        println!("{} {before} -> {score}", line(size, &stones));
     }
     Ok(())
 }
