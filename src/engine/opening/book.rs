@@ -15,6 +15,7 @@
 //! ends the book has judged.
 
 use super::placed::{key, Key};
+use super::square;
 use crate::notation::parse_h8;
 use crate::types::Pos;
 use ahash::{AHashMap, AHashSet};
@@ -112,6 +113,16 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, BookError> {
     Ok(entries)
 }
 
+/// Does every stone of the position `key` stand where Taraguchi lets black place its fifth
+/// (the central 9x9 square, [`square::TARAGUCHI`])? The first four stones stand within
+/// smaller squares, so this asks it of the fifth; a symmetry of the board keeps a stone's
+/// distance from the centre, so the key's orientation does not matter.
+fn placeable(key: &Key) -> bool {
+    let side = square::TARAGUCHI[FINAL_STONES - 1];
+    key.iter()
+        .all(|&k| square::within(SIZE, Pos((k / 2) as u16), side))
+}
+
 /// `stones` (black first, alternating) without the one at index `i`, the rest in the same
 /// alternation: the position one stone fewer.
 fn without(stones: &[Pos], i: usize) -> Vec<Pos> {
@@ -137,8 +148,9 @@ pub enum Fifths {
     /// White declares 1 to N fifth moves; black offers its best that many and white takes
     /// the worst (Soosorv-N).
     Declared(u8),
-    /// Black either places one fifth move, after which white may swap, or offers its best
-    /// N and white takes the worst, whichever is better for black (Taraguchi-N).
+    /// Black either places one fifth move within the central 9x9 square
+    /// ([`square::TARAGUCHI`]), after which white may swap, or offers its best N anywhere
+    /// and white takes the worst, whichever is better for black (Taraguchi-N).
     PlaceOrOffer(u8),
     /// The first player declares 1 to N fifth moves with the third stone; white (after
     /// the swap) places the 4th stone worst for black given that number, black offers its
@@ -400,10 +412,11 @@ impl Book {
                 .min(),
             Fifths::PlaceOrOffer(n) => {
                 // A fifth placed may be swapped: black gets the worse side of it, and places
-                // the one nearest even; offering, white takes the worst of `n`.
+                // the one nearest even within the rule's square; offering, white takes the
+                // worst of `n`.
                 let placed = list
                     .iter()
-                    .filter(|f| fresh(&f.0))
+                    .filter(|f| fresh(&f.0) && placeable(&f.0))
                     .min_by_key(|f| self.distance(f))
                     .map(|f| (-f.1.saturating_abs(), f));
                 let offer = offered(n).filter(|f| fresh(&f.0)).map(|f| (f.1, f));
@@ -491,6 +504,22 @@ mod tests {
         let either = |n| Fifths::PlaceOrOffer(n);
         assert_eq!(balance(4, either(1)), Some(135));
         assert_eq!(balance(4, either(2)), Some(20));
+        // A placed fifth stands within the central 9x9 square; an offer anywhere. After
+        // h8 h9 j10 i9, black's fifths score +20 at a1, -100 at g7 and -300 at g6:
+        // offering two gives -100, and placing a1 (20 from even) is not black's to choose.
+        let far = Book::from_text(
+            "h8 h9 j10 i9 a1\t-20\t1000000\nh8 h9 j10 i9 g7\t100\t1000000\n\
+             h8 h9 j10 i9 g6\t300\t1000000\n",
+        )
+        .unwrap();
+        assert_eq!(
+            far.offered_balance(SIZE, &stones[..4], either(2), &all),
+            Some(100)
+        );
+        assert_eq!(
+            far.offered_balance(SIZE, &stones[..4], either(1), &all),
+            Some(20)
+        );
     }
 
     #[test]

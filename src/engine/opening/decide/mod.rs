@@ -18,7 +18,7 @@ use rand_xoshiro::rand_core::RngCore;
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use variety::ends_stones;
+use variety::{ends_stones, rank, Rank};
 
 /// White's 4th stones tried under Soosorv (the search's best few): each costs a search of
 /// black's fifth moves.
@@ -431,7 +431,8 @@ impl Engine {
     /// position whose every continuation was placed before last. Either way up to
     /// [`CHECKED`] of them are searched deeper (a position in the book keeps its score,
     /// deeper than such a check), and the first that stays within the window
-    /// there is taken (else the nearest even by the deeper searches), so that the short
+    /// there is taken (else the nearest even by the deeper searches, a varying engine's
+    /// first by rank with that score), so that the short
     /// search's misjudgements are caught; a varying engine keeps each deeper score
     /// ([`crate::engine::opening::placed::Placed::judge`]) and ranks the candidate by it
     /// from then on, so that it does not fall for the same misjudgement again. `stones` is
@@ -477,7 +478,7 @@ impl Engine {
         };
         pool.truncate(CHECKED);
         let check = Engine::check(limits);
-        let mut best: Option<(T, i32)> = None;
+        let mut best: Option<(T, i32, Rank)> = None;
         for (t, after, _) in pool.iter() {
             if stopped() && best.is_some() {
                 break;
@@ -494,14 +495,25 @@ impl Engine {
                 }
                 s
             };
-            if best.is_none_or(|(_, b)| s.abs() < b.abs()) {
-                best = Some((*t, s));
+            // A varying engine keeps the order of the ranks with the deeper score: a
+            // candidate nearer even by it does not displace one of a better rank (a new
+            // position before one placed again).
+            let order = if varying {
+                let placed = self.placed_openings();
+                let r = rank(&placed, size, after, s.saturating_abs(), EVEN_WINDOW);
+                (r.0, r.1, r.2, s.saturating_abs())
+            } else {
+                (0, 0, 0, s.saturating_abs())
+            };
+            if best.is_none_or(|(_, _, b)| order < b) {
+                best = Some((*t, s, order));
             }
             if s.abs() <= EVEN_WINDOW {
                 break;
             }
         }
-        best.or_else(|| pool.first().map(|c| (c.0, c.2)))
+        best.map(|(t, s, _)| (t, s))
+            .or_else(|| pool.first().map(|c| (c.0, c.2)))
     }
 
     /// A search of the position for its score and move, without the random pick among

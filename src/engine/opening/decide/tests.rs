@@ -200,6 +200,47 @@ fn a_balanced_choice_keeps_clear_of_openings_placed_before() {
 }
 
 #[test]
+fn a_deeper_check_keeps_a_new_ending_before_one_placed_again() {
+    // Two of black's fifth moves in the book after the same four stones: `near` within
+    // EVEN_WINDOW of even, `far` beyond it but within VARIETY_WINDOW.
+    let entries = crate::engine::opening::book::parse(crate::engine::opening::book::RENJU15)
+        .expect("the built-in book reads");
+    let e = Engine::new(15, Rule::Renju).unwrap();
+    let scored = |stones: &Vec<Pos>| e.book_score(stones);
+    let fives: Vec<(Vec<Pos>, i32)> = entries
+        .iter()
+        .filter(|x| x.0.len() == 5)
+        .filter_map(|x| Some((x.0.clone(), scored(&x.0)?)))
+        .collect();
+    let (near, far) = fives
+        .iter()
+        .filter(|(_, v)| v.abs() <= EVEN_WINDOW)
+        .find_map(|n| {
+            let f = fives.iter().find(|(s, v)| {
+                s[..4] == n.0[..4] && v.abs() > EVEN_WINDOW && v.abs() <= VARIETY_WINDOW
+            })?;
+            Some((n.clone(), f.clone()))
+        })
+        .expect("four stones with a near and a farther fifth move in the book");
+    let four = near.0[..4].to_vec();
+    let candidates = vec![(0, near.0.clone(), near.1), (1, far.0.clone(), far.1)];
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    e.set_random_margin(Some(30));
+    // The near ending placed before (a final position: spent): the new one within the
+    // variety window comes first, though the near one is nearer even by the book.
+    e.placed_openings().end(15, &near.0);
+    for seed in 1..=4 {
+        e.set_seed(seed);
+        let chosen = e.choose_balanced(&four, candidates.clone(), Some(&quick()), &|| false);
+        assert_eq!(chosen, Some((1, far.1)));
+    }
+    // Without variety: the nearest even.
+    e.set_random_margin(None);
+    let chosen = e.choose_balanced(&four, candidates, Some(&quick()), &|| false);
+    assert_eq!(chosen, Some((0, near.1)));
+}
+
+#[test]
 fn new_ways_come_before_spent_ones_and_the_windows_widen_in_steps() {
     let mut placed = Placed::default();
     let (used, spent, new) = (

@@ -71,7 +71,7 @@ impl Engine {
     /// window, no new balanced position follows `stones`: the way to it is spent
     /// ([`Placed::spend`]), so that later stages go another way before they come back
     /// here for the wider windows.
-    pub(super) fn spend_if_wide(&mut self, stones: &[Pos], order: (u8, u32, u32, i32)) {
+    pub(super) fn spend_if_wide(&mut self, stones: &[Pos], order: Rank) {
         if order.0 >= 2 {
             let size = self.board().size();
             self.placed_openings().spend(size, stones);
@@ -101,6 +101,9 @@ pub(super) fn ends_stones(opening: &Opening, action: &Action) -> bool {
     true
 }
 
+/// Where a candidate stands in a varying engine's order ([`rank`]): lower first.
+pub(super) type Rank = (u8, u32, u32, i32);
+
 /// The order in which a varying engine tries a candidate that makes `after`, `off` from
 /// the ideal (0 for the ideal: even, the best move or the offer worst for black), with
 /// `near` the window within which it counts as balanced (lower first, random among equals):
@@ -116,13 +119,7 @@ pub(super) fn ends_stones(opening: &Opening, action: &Action) -> bool {
 ///    first move with its 36 points, every one is placed again sooner or later);
 /// 5. new positions within [`WIDEST_WINDOW`], nearest first;
 /// 6. the rest, new positions first, nearest first.
-pub(super) fn rank(
-    placed: &Placed,
-    size: usize,
-    after: &[Pos],
-    off: i32,
-    near: i32,
-) -> (u8, u32, u32, i32) {
+pub(super) fn rank(placed: &Placed, size: usize, after: &[Pos], off: i32, near: i32) -> Rank {
     let (times, spent) = (placed.times(size, after), placed.spent(size, after));
     let (new, fresh) = (times == 0, spent == 0);
     let wide = VARIETY_WINDOW.max(near);
