@@ -13,6 +13,11 @@
 //! tells how near even a stage can end from a position on the way
 //! ([`Book::offered_balance`]), so that a decision early in a stage can steer towards
 //! ends the book has judged.
+//!
+//! A second book, `books/freestyle15-swap.tsv`, holds the three-stone freestyle openings
+//! that swap and swap2 place (the first stone within two points of the centre, the second
+//! within two of it, the third within three of the first), in the same form: the swap
+//! decisions judge their third stone by it.
 
 use super::placed::{key, Key};
 use super::square;
@@ -47,6 +52,10 @@ pub const SHALLOW_ENDING: i32 = 150;
 
 /// The built-in renju book's text.
 pub const RENJU15: &str = include_str!("../../../books/renju15.tsv");
+
+/// The built-in swap book's text: three-stone freestyle openings on 15x15 (black, white,
+/// black) of the shapes swap and swap2 place (`books/README.md`).
+pub const FREESTYLE15_SWAP: &str = include_str!("../../../books/freestyle15-swap.tsv");
 
 /// Why a book's text was refused: the line (from 1) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,6 +294,12 @@ impl Book {
         BOOK.get_or_init(|| Book::from_text(RENJU15).unwrap_or_default())
     }
 
+    /// The built-in swap book (empty if its text were unreadable, which a test rules out).
+    pub fn freestyle_swap() -> &'static Book {
+        static BOOK: OnceLock<Book> = OnceLock::new();
+        BOOK.get_or_init(|| Book::from_text(FREESTYLE15_SWAP).unwrap_or_default())
+    }
+
     /// The score of the side to move after `stones` (or a position symmetric to it) on a
     /// board of side `size`, if the book has it.
     pub fn score(&self, size: usize, stones: &[Pos]) -> Option<i32> {
@@ -450,13 +465,39 @@ mod tests {
     #[test]
     fn the_built_in_book_reads_and_holds_canonical_positions() {
         let entries = parse(RENJU15).expect("the built-in book reads");
-        assert_eq!(Book::renju().len(), entries.len());
+        // A position written again (a deeper search's score) is one position.
+        let distinct: AHashSet<Key> = entries.iter().map(|e| key(SIZE, &e.0)).collect();
+        assert_eq!(Book::renju().len(), distinct.len());
         for (stones, _, nodes) in &entries {
             assert!((4..=FINAL_STONES).contains(&stones.len()), "{stones:?}");
             assert!(*nodes > 0);
             let three = [stones[0], stones[1], stones[2]];
             assert!(Canonical::recognise(SIZE, three).is_some(), "{stones:?}");
         }
+    }
+
+    #[test]
+    fn the_swap_book_holds_the_three_stone_openings_of_the_swap_rules() {
+        use crate::engine::opening::decide::{
+            SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH,
+        };
+        let entries = parse(FREESTYLE15_SWAP).expect("the built-in swap book reads");
+        assert!(entries.len() >= 1000, "{} lines", entries.len());
+        assert_eq!(
+            Book::freestyle_swap().len(),
+            Book::from_text(FREESTYLE15_SWAP).unwrap().len()
+        );
+        let centre = square::centre(SIZE);
+        let mut deep = 0;
+        for (stones, score, nodes) in &entries {
+            assert_eq!(stones.len(), 3, "{stones:?}");
+            assert!(stones[0].dist(centre) <= SWAP_FIRST_REACH, "{stones:?}");
+            assert!(stones[1].dist(stones[0]) <= SWAP_SECOND_REACH, "{stones:?}");
+            assert!(stones[2].dist(stones[0]) <= SWAP_THIRD_REACH, "{stones:?}");
+            assert!(score.abs() < 30_000 || *nodes > 0);
+            deep += usize::from(*nodes >= DEEP_NODES);
+        }
+        assert!(deep >= 300, "{deep} deep scores");
     }
 
     #[test]

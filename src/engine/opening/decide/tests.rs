@@ -39,11 +39,17 @@ fn booked_fifths() -> (Vec<Pos>, Vec<(Pos, i32)>) {
         .expect("the built-in book reads");
     for (stones, _, _) in entries.iter().filter(|e| e.0.len() == 5) {
         let four = &stones[..4];
-        let fifths: Vec<(Pos, i32)> = entries
+        // A position's last line holds its score (a deeper search's, written later).
+        let mut fifths: Vec<(Pos, i32)> = Vec::new();
+        for (s, v, _) in entries
             .iter()
             .filter(|(s, _, _)| s.len() == 5 && &s[..4] == four)
-            .map(|(s, v, _)| (s[4], *v))
-            .collect();
+        {
+            match fifths.iter_mut().find(|(p, _)| *p == s[4]) {
+                Some(f) => f.1 = *v,
+                None => fifths.push((s[4], *v)),
+            }
+        }
         if fifths.len() >= 3 {
             return (four.to_vec(), fifths);
         }
@@ -329,6 +335,33 @@ fn white_picks_the_offer_worse_for_black() {
         .unwrap();
     let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
     assert_eq!(d.action, Action::Pick(at("o15")));
+}
+
+#[test]
+fn the_swap_third_stone_is_the_swap_books_nearest_even() {
+    // Under freestyle the first player's third stone is judged by the swap book: without
+    // variety, the candidate the book puts nearest even.
+    let book = crate::engine::opening::book::Book::freestyle_swap();
+    let mut o = Opening::new(OpeningRule::Swap, 15, Rule::Freestyle).unwrap();
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    while o.stones().len() < 3 {
+        let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+        o.apply(Player::First, d.action).unwrap();
+    }
+    let stones = o.stones().to_vec();
+    let chosen = book
+        .score(15, &stones)
+        .expect("the third stone is in the book");
+    let nearest = around(15, at("h8"), 2, &stones[..2])
+        .into_iter()
+        .filter_map(|p| book.score(15, &with(&stones[..2], &[p])))
+        .map(i32::abs)
+        .min()
+        .unwrap();
+    assert_eq!(chosen.abs(), nearest, "{stones:?}");
+    // Under standard (exactly five) the freestyle book is not read.
+    let e = Engine::new(15, Rule::Standard).unwrap();
+    assert_eq!(e.book_score(&stones), None);
 }
 
 #[test]
