@@ -24,11 +24,21 @@
 //! later line of a position overrides an earlier one). Those are the ends the opening
 //! stages steer towards; a deeper score there is what keeps a stage's end near even by a
 //! still deeper search. E.g. `... -- books/renju15.tsv 2000000 200`.
+//!
+//! `--swap OUT [BOOK_NODES] [PART PARTS]` builds the swap book (`books/freestyle15-swap.tsv`)
+//! instead: freestyle on 15x15, every opening of two stones that a varying engine places
+//! under swap and swap2 (the 1st within `SWAP_FIRST_REACH` of the centre, the 2nd within
+//! `SWAP_SECOND_REACH` of it; one of each symmetric set), one search of [`SCAN_NODES`]
+//! scoring every 3rd stone within `SWAP_THIRD_REACH` of the 1st, and the 3rd stones within
+//! [`SWAP_SHORTLIST`] of even by it, nearest first, at most [`THIRDS_PER_OPENING`], searched
+//! to `BOOK_NODES`. With PART and PARTS, only the two-stone openings whose index modulo
+//! PARTS is PART, so that PARTS processes share the work (their files are then joined).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::fs::OpenOptions;
 use std::io::Write;
+use wuzi::engine::opening::decide::{SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH};
 use wuzi::engine::opening::offers::one_of_each;
 use wuzi::engine::opening::placed::key;
 use wuzi::engine::opening::{book, Canonical};
@@ -46,9 +56,17 @@ const SHORTLIST: i32 = 300;
 const FIFTHS_PER_FOURTH: usize = 16;
 /// Nodes of the deep search of a five-stone position, unless given.
 const BOOK_NODES: u64 = 1_000_000;
+/// Swap book: 3rd stones within this many centi-stones of even by the scan go on to the
+/// deep search (the decisions keep candidates within 150 of even when they can).
+const SWAP_SHORTLIST: i32 = 200;
+/// Swap book: the most 3rd stones searched deep after one two-stone opening.
+const THIRDS_PER_OPENING: usize = 12;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--swap") {
+        return swap(&args[1..]);
+    }
     let out = args.first().ok_or("usage: opening_book OUT [BOOK_NODES]")?;
     let book_nodes: u64 = match args.get(1) {
         Some(s) => s.parse()?,
@@ -58,14 +76,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     if let Some(within) = args.get(2) {
         return deepen(out, book_nodes, within.parse()?);
     }
-    // The nodes behind each position written so far.
-    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
-    if let Ok(text) = std::fs::read_to_string(out) {
-        for (stones, _, nodes) in book::parse(&text)? {
-            let seen = done.entry(key(size, &stones)).or_default();
-            *seen = (*seen).max(nodes);
-        }
-    }
+    let mut done = written(out, size)?;
     let mut file = OpenOptions::new().create(true).append(true).open(out)?;
     if done.is_empty() {
         writeln!(file, "{}", book::HEADER)?;
@@ -121,6 +132,105 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
             write_scan(&mut file, &mut done, size, &four, &fifths)?;
         }
+    }
+    Ok(())
+}
+
+/// The nodes behind each position the book `out` holds so far (none when it does not
+/// exist yet).
+fn written(out: &str, size: usize) -> Result<HashMap<Vec<u32>, u64>, Box<dyn Error>> {
+    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
+    if let Ok(text) = std::fs::read_to_string(out) {
+        for (stones, _, nodes) in book::parse(&text)? {
+            let seen = done.entry(key(size, &stones)).or_default();
+            *seen = (*seen).max(nodes);
+        }
+    }
+    Ok(done)
+}
+
+/// Builds (or goes on with) the swap book: see the module's documentation.
+fn swap(args: &[String]) -> Result<(), Box<dyn Error>> {
+    let out = args
+        .first()
+        .ok_or("usage: opening_book --swap OUT [BOOK_NODES] [PART PARTS]")?;
+    let book_nodes: u64 = match args.get(1) {
+        Some(s) => s.parse()?,
+        None => BOOK_NODES,
+    };
+    let part: usize = args.get(2).map_or(Ok(0), |s| s.parse())?;
+    let parts: usize = args.get(3).map_or(Ok(1), |s| s.parse())?;
+    let (size, rule) = (book::SIZE, Rule::Freestyle);
+    let mut done = written(out, size)?;
+    let mut file = OpenOptions::new().create(true).append(true).open(out)?;
+    if done.is_empty() {
+        writeln!(
+            file,
+            "# wuzi swap book, freestyle 15x15: the stones in order (black first), a tab, the \
+             score of the side to move (centi-stones), a tab, the nodes of its search"
+        )?;
+        writeln!(
+            file,
+            "# made by `cargo run --release --example opening_book -- --swap OUT {book_nodes}`: \
+             every 3rd stone scored by a search of {SCAN_NODES} nodes; those within \
+             {SWAP_SHORTLIST} of even (at most {THIRDS_PER_OPENING} an opening) searched to \
+             {book_nodes} nodes"
+        )?;
+    }
+    let c = size / 2;
+    let centre = Pos::new(c, c);
+    let near = |p: Pos, r: usize| -> Vec<Pos> {
+        (0..size * size)
+            .map(|i| Pos::new(i % size, i / size))
+            .filter(|q| *q != p && q.dist(p) <= r)
+            .collect()
+    };
+    // Every two-stone opening of the swap rules, one of each symmetric set.
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    let mut twos: Vec<[Pos; 2]> = Vec::new();
+    for first in near(centre, SWAP_FIRST_REACH).into_iter().chain([centre]) {
+        for second in near(first, SWAP_SECOND_REACH) {
+            if seen.insert(key(size, &[first, second])) {
+                twos.push([first, second]);
+            }
+        }
+    }
+    eprintln!("{} two-stone openings", twos.len());
+    let scan = Limits {
+        nodes: Some(SCAN_NODES),
+        ..Limits::default()
+    };
+    let deep = Limits {
+        nodes: Some(book_nodes),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(size, rule)?;
+    for two in twos.iter().skip(part).step_by(parts.max(1)) {
+        engine.new_game(size, rule)?;
+        engine.set_position(two)?;
+        let mut thirds = one_of_each(size, two, &engine.scored_root(&scan, &mut |_| {}));
+        thirds.retain(|(p, _)| p.dist(two[0]) <= SWAP_THIRD_REACH);
+        let mut near: Vec<(Pos, i32)> = thirds
+            .iter()
+            .copied()
+            .filter(|&(_, s)| s.abs() <= SWAP_SHORTLIST)
+            .collect();
+        near.sort_by_key(|&(p, s)| (s.abs(), p.0));
+        for &(third, _) in near.iter().take(THIRDS_PER_OPENING) {
+            let three = with(two, third);
+            if done
+                .get(&key(size, &three))
+                .is_some_and(|&n| n >= book_nodes)
+            {
+                continue;
+            }
+            engine.new_game(size, rule)?;
+            engine.set_position(&three)?;
+            let score = engine.think(Level::Full, &deep, &mut |_| {}).score;
+            write(&mut file, &mut done, size, &three, score, book_nodes)?;
+            println!("{} {score}", line(size, &three));
+        }
+        write_scan(&mut file, &mut done, size, two, &thirds)?;
     }
     Ok(())
 }

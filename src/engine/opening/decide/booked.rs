@@ -11,16 +11,23 @@ use crate::types::{Pos, Rule};
 
 impl Engine {
     /// The built-in opening book's score of the side to move after `stones`, when the engine
-    /// plays renju on the book's board and uses the book ([`crate::engine::Config`]'s
-    /// `opening_book`).
+    /// has a book for its rule on the book's board ([`Engine::book`]).
     pub(super) fn book_score(&self, stones: &[Pos]) -> Option<i32> {
         self.book()?.score(self.board().size(), stones)
     }
 
-    /// The built-in opening book, when the engine plays renju and uses the book
-    /// ([`crate::engine::Config`]'s `opening_book`; the book answers only on its board).
+    /// The built-in opening book of the engine's rule when it uses the books
+    /// ([`crate::engine::Config`]'s `opening_book`; a book answers only on its board): the
+    /// renju book under renju, the swap book under freestyle.
     pub(super) fn book(&self) -> Option<&'static Book> {
-        (self.config.opening_book && self.board().rule() == Rule::Renju).then(Book::renju)
+        if !self.config.opening_book {
+            return None;
+        }
+        match self.board().rule() {
+            Rule::Renju => Some(Book::renju()),
+            Rule::Freestyle => Some(Book::freestyle_swap()),
+            _ => None,
+        }
     }
 
     /// `moves` after `stones`, each move's score (for the side placing it) the opening

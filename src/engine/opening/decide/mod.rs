@@ -67,11 +67,11 @@ const CHECK_NODES: u64 = 200_000;
 
 /// Swap and swap2, when the engine varies its play: the 1st stone within this many points
 /// of the centre (the central 5x5 square).
-const SWAP_FIRST_REACH: usize = 2;
+pub const SWAP_FIRST_REACH: usize = 2;
 /// ... the 2nd within this many points of the 1st.
-const SWAP_SECOND_REACH: usize = 2;
+pub const SWAP_SECOND_REACH: usize = 2;
 /// ... the 3rd, balancing them, within this many points of the 1st.
-const SWAP_THIRD_REACH: usize = 3;
+pub const SWAP_THIRD_REACH: usize = 3;
 
 /// Depth cap of the short searches that judge a candidate stone's balance (the opening
 /// stones are many candidates for one move's time).
