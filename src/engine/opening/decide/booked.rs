@@ -86,6 +86,34 @@ impl Engine {
         self.choose_balanced(stones, booked, None, stopped)
     }
 
+    /// Of `points` after `stones`, the one the engine places as [`Engine::choose_balanced`]
+    /// does (no deeper checks), judged by the book's scores of the positions they make;
+    /// only the points whose position the book holds are candidates, and only those within
+    /// [`VARIETY_WINDOW`] when there are any ([`keep_balanced`]): a short search's score of
+    /// a point outside the book, shallower than the book's, would otherwise look nearer
+    /// even than the book's deep ones only because it erred. `None` when the book holds
+    /// none of them.
+    pub(super) fn book_chosen(
+        &mut self,
+        stones: &[Pos],
+        points: &[Pos],
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<(Pos, i32)> {
+        let mut booked: Vec<Candidate<Pos>> = points
+            .iter()
+            .filter_map(|&p| {
+                let after = with(stones, &[p]);
+                let score = self.book_score(&after)?;
+                Some((p, after, score))
+            })
+            .collect();
+        if booked.is_empty() {
+            return None;
+        }
+        keep_balanced(&mut booked);
+        self.choose_balanced(stones, booked, None, stopped)
+    }
+
     /// How near even the stage can end from `stones` by the built-in opening book under
     /// `rule` ([`Book::offered_balance`]), under the same conditions as
     /// [`Engine::book_score`]; `None` for a rule without fifth moves. A varying engine

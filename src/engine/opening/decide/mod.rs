@@ -244,7 +244,7 @@ impl Engine {
         let rule = opening.rule();
         match (rule, n) {
             (OpeningRule::Swap | OpeningRule::Swap2, 0) if varying => {
-                (self.any_of(&near(SWAP_FIRST_REACH)), 0)
+                (self.any_fresh(stones, &near(SWAP_FIRST_REACH)), 0)
             }
             (_, 0) if opening.rule() != OpeningRule::SwapAfterFirst => (centre, 0),
             (OpeningRule::SwapAfterFirst, _) => {
@@ -259,7 +259,7 @@ impl Engine {
                 if varying {
                     // The third stone balances it within the 7x7 square around the first.
                     let ring = around(size, stones[0], SWAP_SECOND_REACH, stones);
-                    (self.any_of(&ring), 0)
+                    (self.any_fresh(stones, &ring), 0)
                 } else {
                     (Pos::new((c + 1).min(size - 1), c.saturating_sub(1)), 0)
                 }
@@ -270,7 +270,11 @@ impl Engine {
                 } else {
                     near(2)
                 };
-                self.balanced_among(stones, &within, limits, stopped)
+                // Among the stones the swap book holds where it holds any.
+                match self.book_chosen(stones, &within, stopped) {
+                    Some(chosen) => chosen,
+                    None => self.balanced_among(stones, &within, limits, stopped),
+                }
             }
             (OpeningRule::Yamaguchi, 3) => {
                 let declared = opening.declared().unwrap_or(1);
@@ -318,6 +322,26 @@ impl Engine {
                     self.balanced_among(stones, &within, limits, stopped)
                 }
             }
+        }
+    }
+
+    /// One of `points` after `stones` at random, among those whose position is not spent
+    /// when there are any ([`crate::engine::opening::placed::Placed::spend`]: every final
+    /// position the engine balanced after it was placed before), so that a random stone
+    /// leads on to new openings.
+    fn any_fresh(&mut self, stones: &[Pos], points: &[Pos]) -> Pos {
+        let size = self.board().size();
+        let placed = self.placed_openings();
+        let fresh: Vec<Pos> = points
+            .iter()
+            .copied()
+            .filter(|&p| placed.spent(size, &with(stones, &[p])) == 0)
+            .collect();
+        drop(placed);
+        if fresh.is_empty() {
+            self.any_of(points)
+        } else {
+            self.any_of(&fresh)
         }
     }
 
