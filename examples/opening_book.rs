@@ -38,7 +38,9 @@ use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::fs::OpenOptions;
 use std::io::Write;
-use wuzi::engine::opening::decide::{SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH};
+use wuzi::engine::opening::decide::{
+    around, SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH,
+};
 use wuzi::engine::opening::offers::one_of_each;
 use wuzi::engine::opening::placed::key;
 use wuzi::engine::opening::{book, Canonical};
@@ -110,24 +112,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             engine.new_game(size, rule)?;
             engine.set_position(&four)?;
             let fifths = one_of_each(size, &four, &engine.scored_root(&scan, &mut |_| {}));
-            let mut near: Vec<(Pos, i32)> = fifths
-                .iter()
-                .copied()
-                .filter(|&(_, s)| s.abs() <= SHORTLIST)
-                .collect();
-            near.sort_by_key(|&(p, s)| (s.abs(), p.0));
-            for &(fifth, _) in near.iter().take(FIFTHS_PER_FOURTH) {
-                let five = with(&four, fifth);
-                if done
-                    .get(&key(size, &five))
-                    .is_some_and(|&n| n >= book_nodes)
-                {
-                    continue;
-                }
-                engine.new_game(size, rule)?;
-                engine.set_position(&five)?;
-                let score = engine.think(Level::Full, &deep, &mut |_| {}).score;
-                write(&mut file, &mut done, size, &five, score, book_nodes)?;
+            let near = nearest_even(&four, &fifths, SHORTLIST, FIFTHS_PER_FOURTH);
+            for (five, score) in search_each(&mut engine, rule, &mut file, &mut done, near, &deep)?
+            {
                 println!("{} {} {score}", opening.name(), line(size, &five));
             }
             write_scan(&mut file, &mut done, size, &four, &fifths)?;
@@ -177,19 +164,14 @@ fn swap(args: &[String]) -> Result<(), Box<dyn Error>> {
              {book_nodes} nodes"
         )?;
     }
-    let c = size / 2;
-    let centre = Pos::new(c, c);
-    let near = |p: Pos, r: usize| -> Vec<Pos> {
-        (0..size * size)
-            .map(|i| Pos::new(i % size, i / size))
-            .filter(|q| *q != p && q.dist(p) <= r)
-            .collect()
-    };
-    // Every two-stone opening of the swap rules, one of each symmetric set.
+    let centre = Pos::new(size / 2, size / 2);
+    // Every two-stone opening of the swap rules, one of each symmetric set (the centre
+    // last, as the book was made).
     let mut seen: HashSet<Vec<u32>> = HashSet::new();
     let mut twos: Vec<[Pos; 2]> = Vec::new();
-    for first in near(centre, SWAP_FIRST_REACH).into_iter().chain([centre]) {
-        for second in near(first, SWAP_SECOND_REACH) {
+    let firsts = around(size, centre, SWAP_FIRST_REACH, &[centre]);
+    for first in firsts.into_iter().chain([centre]) {
+        for second in around(size, first, SWAP_SECOND_REACH, &[first]) {
             if seen.insert(key(size, &[first, second])) {
                 twos.push([first, second]);
             }
@@ -210,24 +192,8 @@ fn swap(args: &[String]) -> Result<(), Box<dyn Error>> {
         engine.set_position(two)?;
         let mut thirds = one_of_each(size, two, &engine.scored_root(&scan, &mut |_| {}));
         thirds.retain(|(p, _)| p.dist(two[0]) <= SWAP_THIRD_REACH);
-        let mut near: Vec<(Pos, i32)> = thirds
-            .iter()
-            .copied()
-            .filter(|&(_, s)| s.abs() <= SWAP_SHORTLIST)
-            .collect();
-        near.sort_by_key(|&(p, s)| (s.abs(), p.0));
-        for &(third, _) in near.iter().take(THIRDS_PER_OPENING) {
-            let three = with(two, third);
-            if done
-                .get(&key(size, &three))
-                .is_some_and(|&n| n >= book_nodes)
-            {
-                continue;
-            }
-            engine.new_game(size, rule)?;
-            engine.set_position(&three)?;
-            let score = engine.think(Level::Full, &deep, &mut |_| {}).score;
-            write(&mut file, &mut done, size, &three, score, book_nodes)?;
+        let near = nearest_even(two, &thirds, SWAP_SHORTLIST, THIRDS_PER_OPENING);
+        for (three, score) in search_each(&mut engine, rule, &mut file, &mut done, near, &deep)? {
             println!("{} {score}", line(size, &three));
         }
         write_scan(&mut file, &mut done, size, two, &thirds)?;
@@ -264,13 +230,62 @@ fn deepen(out: &str, nodes: u64, within: i32) -> Result<(), Box<dyn Error>> {
     };
     let mut engine = Engine::new(size, rule)?;
     for (stones, before) in todo {
-        engine.new_game(size, rule)?;
-        engine.set_position(&stones)?;
-        let score = engine.think(Level::Full, &deep, &mut |_| {}).score;
-        write(&mut file, &mut done, size, &stones, score, nodes)?;
-        println!("{} {before} -> {score}", line(size, &stones));
+        let searched = search_each(&mut engine, rule, &mut file, &mut done, vec![stones], &deep)?;
+        for (stones, score) in searched {
+            println!("{} {before} -> {score}", line(size, &stones));
+        }
     }
     Ok(())
+}
+
+/// The positions after `stones` that the `most` of `moves` (each with the scan's score for
+/// the side placing it) nearest even make, among those within `shortlist` of even.
+fn nearest_even(
+    stones: &[Pos],
+    moves: &[(Pos, i32)],
+    shortlist: i32,
+    most: usize,
+) -> Vec<Vec<Pos>> {
+    let mut near: Vec<(Pos, i32)> = moves
+        .iter()
+        .copied()
+        .filter(|&(_, s)| s.abs() <= shortlist)
+        .collect();
+    near.sort_by_key(|&(p, s)| (s.abs(), p.0));
+    near.iter()
+        .take(most)
+        .map(|&(p, _)| with(stones, p))
+        .collect()
+}
+
+/// A position (its stones in order) with the score of the side to move.
+type Scored = (Vec<Pos>, i32);
+
+/// Searches each of `positions` on its own, from a new game, within `deep` (a node
+/// budget) and writes its score, unless a search of as many nodes gave it a line before;
+/// returns the positions searched with their scores (of the side to move).
+fn search_each(
+    engine: &mut Engine,
+    rule: Rule,
+    file: &mut std::fs::File,
+    done: &mut HashMap<Vec<u32>, u64>,
+    positions: Vec<Vec<Pos>>,
+    deep: &Limits,
+) -> Result<Vec<Scored>, Box<dyn Error>> {
+    let size = book::SIZE;
+    let nodes = deep.nodes.unwrap_or(BOOK_NODES);
+    let mut searched = Vec::new();
+    for stones in positions {
+        if done.get(&key(size, &stones)).is_some_and(|&n| n >= nodes) {
+            continue;
+        }
+        engine.new_game(size, rule)?;
+        engine.set_position(&stones)?;
+        let score = engine.think(Level::Full, deep, &mut |_| {}).score;
+        write(file, done, size, &stones, score, nodes)?;
+        searched.push((stones, score));
+    }
+    Ok(searched)
 }
 
 /// Writes `stones` with `score` (of the side to move) found by a search of `nodes`, unless

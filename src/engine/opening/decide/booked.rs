@@ -70,7 +70,7 @@ impl Engine {
         rule: OpeningRule,
         stopped: &dyn Fn() -> bool,
     ) -> Option<(usize, i32)> {
-        let mut booked: Vec<Candidate<usize>> = groups
+        let booked: Vec<Candidate<usize>> = groups
             .iter()
             .enumerate()
             .filter_map(|(i, g)| {
@@ -79,11 +79,7 @@ impl Engine {
                 Some((i, after, off))
             })
             .collect();
-        if booked.is_empty() {
-            return None;
-        }
-        keep_balanced(&mut booked);
-        self.choose_balanced(stones, booked, None, stopped)
+        self.choose_booked(stones, booked, stopped)
     }
 
     /// Of `points` after `stones`, the one the engine places as [`Engine::choose_balanced`]
@@ -99,7 +95,7 @@ impl Engine {
         points: &[Pos],
         stopped: &dyn Fn() -> bool,
     ) -> Option<(Pos, i32)> {
-        let mut booked: Vec<Candidate<Pos>> = points
+        let booked: Vec<Candidate<Pos>> = points
             .iter()
             .filter_map(|&p| {
                 let after = with(stones, &[p]);
@@ -107,6 +103,18 @@ impl Engine {
                 Some((p, after, score))
             })
             .collect();
+        self.choose_booked(stones, booked, stopped)
+    }
+
+    /// Of candidates the book judged, the one the engine places as
+    /// [`Engine::choose_balanced`] does without deeper checks, among those within
+    /// [`VARIETY_WINDOW`] when there are any ([`keep_balanced`]); `None` when there is none.
+    fn choose_booked<T: Copy>(
+        &mut self,
+        stones: &[Pos],
+        mut booked: Vec<Candidate<T>>,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<(T, i32)> {
         if booked.is_empty() {
             return None;
         }

@@ -624,7 +624,7 @@ fn with(stones: &[Pos], more: &[Pos]) -> Vec<Pos> {
 
 /// The empty points (not in `stones`) at most `r` points from `centre` along both axes, on
 /// a board of side `size`.
-fn around(size: usize, centre: Pos, r: usize, stones: &[Pos]) -> Vec<Pos> {
+pub fn around(size: usize, centre: Pos, r: usize, stones: &[Pos]) -> Vec<Pos> {
     let span = |v: usize| v.saturating_sub(r)..=(v + r).min(size - 1);
     span(centre.y())
         .flat_map(|y| span(centre.x()).map(move |x| Pos::new(x, y)))
