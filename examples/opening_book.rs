@@ -33,13 +33,23 @@
 //! [`SWAP_SHORTLIST`] of even by it, nearest first, at most [`THIRDS_PER_OPENING`], searched
 //! to `BOOK_NODES`. With PART and PARTS, only the two-stone openings whose index modulo
 //! PARTS is PART, so that PARTS processes share the work (their files are then joined).
+//!
+//! `--swap2 OUT [BOOK_NODES]` adds to the swap book the five-stone openings of swap2's
+//! second choice: after each three-stone opening of `OUT` that the book scores within
+//! `ADD_TWO_WINDOW` of even (where the second player adds two stones rather than choose a
+//! colour), white's 4th stone is the best move of a search of `BOOK_NODES` (written with
+//! black's score), one search of [`SCAN_NODES`] scores every black 5th within
+//! `SWAP_THIRD_REACH` of the 1st stone, and those within [`SWAP_SHORTLIST`] of even, nearest
+//! first, at most [`THIRDS_PER_OPENING`], are searched to `BOOK_NODES`. Nearest even
+//! three-stone openings first; a run that stops goes on where it stopped (white's 4th is
+//! searched again).
 
 use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::fs::OpenOptions;
 use std::io::Write;
 use wuzi::engine::opening::decide::{
-    around, SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH,
+    around, ADD_TWO_WINDOW, SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH,
 };
 use wuzi::engine::opening::offers::one_of_each;
 use wuzi::engine::opening::placed::key;
@@ -68,6 +78,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "--swap") {
         return swap(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "--swap2") {
+        return swap2(&args[1..]);
     }
     let out = args.first().ok_or("usage: opening_book OUT [BOOK_NODES]")?;
     let book_nodes: u64 = match args.get(1) {
@@ -197,6 +210,63 @@ fn swap(args: &[String]) -> Result<(), Box<dyn Error>> {
             println!("{} {score}", line(size, &three));
         }
         write_scan(&mut file, &mut done, size, two, &thirds)?;
+    }
+    Ok(())
+}
+
+/// Adds swap2's five-stone openings to the swap book: see the module's documentation.
+fn swap2(args: &[String]) -> Result<(), Box<dyn Error>> {
+    let out = args
+        .first()
+        .ok_or("usage: opening_book --swap2 OUT [BOOK_NODES]")?;
+    let book_nodes: u64 = match args.get(1) {
+        Some(s) => s.parse()?,
+        None => BOOK_NODES,
+    };
+    let (size, rule) = (book::SIZE, Rule::Freestyle);
+    // Each three-stone opening's latest line (a later line overrides an earlier one).
+    let mut latest: HashMap<Vec<u32>, Scored> = HashMap::new();
+    for (stones, score, _) in book::parse(&std::fs::read_to_string(out)?)? {
+        latest.insert(key(size, &stones), (stones, score));
+    }
+    let mut threes: Vec<Scored> = latest
+        .into_values()
+        .filter(|(stones, score)| stones.len() == 3 && score.abs() <= ADD_TWO_WINDOW)
+        .collect();
+    threes.sort_by_key(|(stones, score)| (score.abs(), line(size, stones)));
+    eprintln!(
+        "{} three-stone openings within {ADD_TWO_WINDOW}",
+        threes.len()
+    );
+    let mut done = written(out, size)?;
+    let mut file = OpenOptions::new().append(true).open(out)?;
+    let scan = Limits {
+        nodes: Some(SCAN_NODES),
+        ..Limits::default()
+    };
+    let deep = Limits {
+        nodes: Some(book_nodes),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(size, rule)?;
+    for (three, _) in threes {
+        engine.new_game(size, rule)?;
+        engine.set_position(&three)?;
+        let white = engine.think(Level::Full, &deep, &mut |_| {});
+        if white.best.is_none() {
+            continue;
+        }
+        let four = with(&three, white.best);
+        write(&mut file, &mut done, size, &four, -white.score, book_nodes)?;
+        engine.new_game(size, rule)?;
+        engine.set_position(&four)?;
+        let mut fifths = one_of_each(size, &four, &engine.scored_root(&scan, &mut |_| {}));
+        fifths.retain(|(p, _)| p.dist(three[0]) <= SWAP_THIRD_REACH);
+        let near = nearest_even(&four, &fifths, SWAP_SHORTLIST, THIRDS_PER_OPENING);
+        for (five, score) in search_each(&mut engine, rule, &mut file, &mut done, near, &deep)? {
+            println!("{} {score}", line(size, &five));
+        }
+        write_scan(&mut file, &mut done, size, &four, &fifths)?;
     }
     Ok(())
 }

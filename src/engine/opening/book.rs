@@ -479,7 +479,7 @@ mod tests {
     #[test]
     fn the_swap_book_holds_the_three_stone_openings_of_the_swap_rules() {
         use crate::engine::opening::decide::{
-            SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH,
+            ADD_TWO_WINDOW, SWAP_FIRST_REACH, SWAP_SECOND_REACH, SWAP_THIRD_REACH,
         };
         let entries = parse(FREESTYLE15_SWAP).expect("the built-in swap book reads");
         assert!(entries.len() >= 1000, "{} lines", entries.len());
@@ -488,16 +488,28 @@ mod tests {
             Book::from_text(FREESTYLE15_SWAP).unwrap().len()
         );
         let centre = square::centre(SIZE);
-        let mut deep = 0;
+        let book = Book::freestyle_swap();
+        // Deep scores of three-stone and of five-stone (swap2's added two) openings.
+        let mut deep = [0; 6];
         for (stones, score, nodes) in &entries {
-            assert_eq!(stones.len(), 3, "{stones:?}");
+            assert!(matches!(stones.len(), 3..=5), "{stones:?}");
             assert!(stones[0].dist(centre) <= SWAP_FIRST_REACH, "{stones:?}");
             assert!(stones[1].dist(stones[0]) <= SWAP_SECOND_REACH, "{stones:?}");
             assert!(stones[2].dist(stones[0]) <= SWAP_THIRD_REACH, "{stones:?}");
             assert!(score.abs() < 30_000 || *nodes > 0);
-            deep += usize::from(*nodes >= DEEP_NODES);
+            if stones.len() > 3 {
+                // White's 4th stone follows an opening the book puts within the window of
+                // swap2's addition; black's 5th balances within reach of the first stone.
+                let three = book.score(SIZE, &stones[..3]).expect("a booked opening");
+                assert!(three.abs() <= ADD_TWO_WINDOW, "{stones:?}");
+                assert!(book.score(SIZE, &stones[..4]).is_some(), "{stones:?}");
+            }
+            if stones.len() == 5 {
+                assert!(stones[4].dist(stones[0]) <= SWAP_THIRD_REACH, "{stones:?}");
+            }
+            deep[stones.len()] += usize::from(*nodes >= DEEP_NODES);
         }
-        assert!(deep >= 300, "{deep} deep scores");
+        assert!(deep[3] >= 300 && deep[5] >= 300, "{deep:?} deep scores");
     }
 
     #[test]

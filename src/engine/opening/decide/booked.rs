@@ -57,6 +57,19 @@ impl Engine {
             .collect()
     }
 
+    /// The opening book's best move after `stones` for the side to move: of the positions
+    /// one stone after `stones` that the book holds, the one where the opponent's score is
+    /// lowest. The swap book holds one such position after each three-stone opening that
+    /// swap2's second player may add two stones to: white's 4th stone by a deep search.
+    pub(super) fn book_fourth_after(&self, stones: &[Pos]) -> Option<Pos> {
+        let size = self.board().size();
+        every_point(size, stones)
+            .into_iter()
+            .filter_map(|p| Some((self.book_score(&with(stones, &[p]))?, p.0, p)))
+            .min()
+            .map(|(_, _, p)| p)
+    }
+
     /// Of `groups` of stones placed in turn after `stones`, the index of the one the engine
     /// places as [`Engine::choose_balanced`] does (no deeper checks), judging each by how
     /// near even the stage can end after it by the opening book under `rule`

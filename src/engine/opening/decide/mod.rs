@@ -566,12 +566,16 @@ impl Engine {
     }
 
     /// Swap2's second player's choice after the three stones: when the side to move stands
-    /// within [`ADD_TWO_WINDOW`] of even by a search of the position, neither colour is
-    /// clearly better, and the engine adds two stones, the white one its search's best
-    /// move and the black one balancing them (within [`SWAP_THIRD_REACH`] points of the
-    /// first stone), and hands the choice of colour back; else it takes the colour that
-    /// stands better ([`Engine::choose_colour`]). The score of an addition is its own after
-    /// the opponent's choice: the position's, less than even.
+    /// within [`ADD_TWO_WINDOW`] of even (by the opening book's score where it holds the
+    /// opening, else by a search of the position), neither colour is clearly better, and
+    /// the engine adds two stones, the white one the book's 4th stone there
+    /// ([`Engine::book_fourth_after`]) or else its search's best move, and the black one
+    /// balancing them (within [`SWAP_THIRD_REACH`] points of the first stone; among the
+    /// book's five-stone positions where it holds any), and hands the choice of colour
+    /// back, if that black stone leaves the position within [`EVEN_WINDOW`] of even; else
+    /// it takes the colour that stands better ([`Engine::choose_colour`]). The
+    /// score of an addition is its own after the opponent's choice: the position's, less
+    /// than even.
     fn swap2_choice(
         &mut self,
         stones: &[Pos],
@@ -580,18 +584,27 @@ impl Engine {
     ) -> Decision {
         let half = share(limits, 2);
         self.set_position(stones).ok();
-        let out = self.searched(&half);
+        let mut out = self.searched(&half);
+        if let Some(booked) = self.book_score(stones) {
+            out.score = booked;
+        }
         if out.score.abs() > ADD_TWO_WINDOW || out.best.is_none() {
             return self.colour_from(stones, &out);
         }
-        let white = with(stones, &[out.best]);
+        let fourth = self.book_fourth_after(stones).unwrap_or(out.best);
+        let white = with(stones, &[fourth]);
         let size = self.board().size();
         let within = around(size, stones[0], SWAP_THIRD_REACH, &white);
-        let (black, score) = self.balanced_among(&white, &within, &half, stopped);
-        if black.is_none() {
+        let (black, score) = match self.book_chosen(&white, &within, stopped) {
+            Some(chosen) => chosen,
+            None => self.balanced_among(&white, &within, &half, stopped),
+        };
+        // Without a balancing black stone the addition would hand the opponent the better
+        // colour.
+        if black.is_none() || score.abs() > EVEN_WINDOW {
             return self.colour_from(stones, &out);
         }
-        Decision::of(Action::AddTwo(out.best, black), -score.abs())
+        Decision::of(Action::AddTwo(fourth, black), -score.abs())
     }
 
     /// The colour to play on with, from a search of the position: the side to move when it

@@ -365,6 +365,44 @@ fn the_swap_third_stone_is_the_swap_books_nearest_even() {
 }
 
 #[test]
+fn swap2s_two_added_stones_are_the_swap_books() {
+    // Freestyle swap2 after g10 e10 d13, which the swap book scores 2 for white to move
+    // (within ADD_TWO_WINDOW): the second player adds two stones, white's the book's 4th
+    // (the one stone after the three the book holds) and black's a five-stone position
+    // the book holds, the nearest even of them within reach of the first stone.
+    let book = crate::engine::opening::book::Book::freestyle_swap();
+    let three = [at("g10"), at("e10"), at("d13")];
+    assert!(book.score(15, &three).unwrap().abs() <= ADD_TWO_WINDOW);
+    let fourths: Vec<Pos> = every_point(15, &three)
+        .into_iter()
+        .filter(|&p| book.score(15, &with(&three, &[p])).is_some())
+        .collect();
+    assert_eq!(fourths.len(), 1, "{fourths:?}");
+    let four = with(&three, &fourths);
+    let mut o = Opening::new(OpeningRule::Swap2, 15, Rule::Freestyle).unwrap();
+    for p in three {
+        o.apply(Player::First, Action::Place(p)).unwrap();
+    }
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+    let Action::AddTwo(white, black) = d.action else {
+        panic!("{d:?}");
+    };
+    assert_eq!(white, fourths[0]);
+    let chosen = book
+        .score(15, &with(&four, &[black]))
+        .expect("a booked fifth");
+    let nearest = around(15, three[0], SWAP_THIRD_REACH, &four)
+        .into_iter()
+        .filter_map(|p| book.score(15, &with(&four, &[p])))
+        .map(i32::abs)
+        .min()
+        .unwrap();
+    assert_eq!(chosen.abs(), nearest);
+    assert!(nearest <= 100, "{nearest}");
+}
+
+#[test]
 fn the_engine_takes_the_colour_that_stands_better() {
     // Swap: black h8 i8 against a white stone in the corner; the engine (second
     // player) takes black.
@@ -380,50 +418,66 @@ fn the_engine_takes_the_colour_that_stands_better() {
 
 #[test]
 fn swap2_adds_two_stones_when_neither_colour_is_clearly_better() {
-    // Swap2 under renju after h8 h9 and a third stone within the central 5x5 square: the
-    // third stones after which white (to move) stands nearest even and furthest from it,
-    // by the search the decision makes (a depth cap only, on a fresh engine, so the same).
+    // Swap2 under renju after h8 h9 or h8 i9 and a third stone within the central 5x5
+    // square, judged by the search the decision makes (a depth cap only, on a fresh engine
+    // without the opening book, so the same). Where white (to move) stands within
+    // ADD_TWO_WINDOW of even, the second player adds two stones if a black one balances
+    // white's within EVEN_WINDOW, else takes a colour; beyond the window it takes the
+    // colour that stands better.
+    let bookless = || {
+        let config = crate::engine::Config {
+            opening_book: false,
+            ..crate::engine::Config::default()
+        };
+        Engine::with_config(15, Rule::Renju, config).unwrap()
+    };
     let limits = Limits {
         depth: Some(3),
         ..Limits::default()
     };
-    let opening = [at("h8"), at("h9")];
-    let judged: Vec<(Pos, i32)> = around(15, at("h8"), 2, &opening)
-        .into_iter()
-        .map(|p| {
-            let mut e = Engine::new(15, Rule::Renju).unwrap();
-            e.set_position(&with(&opening, &[p])).unwrap();
-            (p, e.searched(&limits).score)
-        })
-        .collect();
-    let even = *judged.iter().min_by_key(|(_, s)| s.abs()).unwrap();
-    let lopsided = *judged.iter().max_by_key(|(_, s)| s.abs()).unwrap();
-    assert!(even.1.abs() <= ADD_TWO_WINDOW, "{judged:?}");
-    assert!(lopsided.1.abs() > ADD_TWO_WINDOW, "{judged:?}");
-    for (third, score) in [even, lopsided] {
-        let mut o = Opening::new(OpeningRule::Swap2, 15, Rule::Renju).unwrap();
-        for p in with(&opening, &[third]) {
-            o.apply(Player::First, Action::Place(p)).unwrap();
-        }
-        let mut e = Engine::new(15, Rule::Renju).unwrap();
-        let d = e.opening_decision(&o, &limits, &|| false).unwrap();
-        if score.abs() <= ADD_TWO_WINDOW {
-            assert!(matches!(d.action, Action::AddTwo(..)), "{score}: {d:?}");
-            assert!(d.score <= 0, "{d:?}");
-            o.apply(Player::Second, d.action).unwrap();
-            // The first player chooses the colour next; five stones are down.
-            assert_eq!(o.expect(), Expect::Colour);
-            assert_eq!(o.stones().len(), 5);
-            assert!(e.placed_openings().contains(15, o.stones()));
-        } else {
-            let taken = if score > 0 {
+    let (mut added, mut taken_even, mut lopsided) = (0, 0, 0);
+    for second in ["h9", "i9"] {
+        let opening = [at("h8"), at(second)];
+        for third in around(15, at("h8"), 2, &opening) {
+            let three = with(&opening, &[third]);
+            let mut e = bookless();
+            e.set_position(&three).unwrap();
+            let score = e.searched(&limits).score;
+            let mut o = Opening::new(OpeningRule::Swap2, 15, Rule::Renju).unwrap();
+            for &p in &three {
+                o.apply(Player::First, Action::Place(p)).unwrap();
+            }
+            let mut e = bookless();
+            let d = e.opening_decision(&o, &limits, &|| false).unwrap();
+            let better = if score > 0 {
                 Color::White
             } else {
                 Color::Black
             };
-            assert_eq!(d.action, Action::Choose(taken), "{score}");
+            if score.abs() > ADD_TWO_WINDOW {
+                assert_eq!(d.action, Action::Choose(better), "{three:?} {score}");
+                lopsided += 1;
+                continue;
+            }
+            match d.action {
+                Action::AddTwo(..) => {
+                    assert!((-EVEN_WINDOW..=0).contains(&d.score), "{d:?}");
+                    o.apply(Player::Second, d.action).unwrap();
+                    // The first player chooses the colour next; five stones are down.
+                    assert_eq!(o.expect(), Expect::Colour);
+                    assert_eq!(o.stones().len(), 5);
+                    assert!(e.placed_openings().contains(15, o.stones()));
+                    added += 1;
+                }
+                Action::Choose(c) => {
+                    assert!(c == better || score == 0, "{three:?} {score}: {d:?}");
+                    taken_even += 1;
+                }
+                _ => panic!("{d:?}"),
+            }
         }
     }
+    assert!(added > 0 && lopsided > 0, "{added} {taken_even} {lopsided}");
 }
 
 #[test]
