@@ -3,7 +3,10 @@
 //! can end after a candidate, Yamaguchi's number and 4th stone, and, for a varying engine,
 //! the endings it has not placed before.
 
-use super::{every_point, nearest_even, with, Candidate, Engine, STALE_ENDING, VARIETY_WINDOW};
+use super::{
+    around, every_point, nearest_even, with, Candidate, Engine, STALE_ENDING, SWAP_THIRD_REACH,
+    VARIETY_WINDOW,
+};
 use crate::engine::opening::book::{Book, Fifths};
 use crate::engine::opening::placed::Key;
 use crate::engine::opening::rule::{OpeningRule, MAX_FIFTHS};
@@ -68,6 +71,34 @@ impl Engine {
             .filter_map(|p| Some((self.book_score(&with(stones, &[p]))?, p.0, p)))
             .min()
             .map(|(_, _, p)| p)
+    }
+
+    /// Of `points` (second stones after the first stone `stones` under swap or swap2), those
+    /// after which the opening book holds a three-stone opening within [`VARIETY_WINDOW`] of
+    /// even, with the third stone within [`SWAP_THIRD_REACH`] points of the first, that the
+    /// engine has not placed before: the third stone is chosen among the book's, and where
+    /// every balanced one was placed before it would place one again.
+    pub(super) fn with_new_booked_third(&self, stones: &[Pos], points: &[Pos]) -> Vec<Pos> {
+        let Some(book) = self.book() else {
+            return Vec::new();
+        };
+        let size = self.board().size();
+        let placed = self.placed_openings();
+        points
+            .iter()
+            .copied()
+            .filter(|&second| {
+                let two = with(stones, &[second]);
+                around(size, two[0], SWAP_THIRD_REACH, &two)
+                    .into_iter()
+                    .any(|third| {
+                        let three = with(&two, &[third]);
+                        book.score(size, &three)
+                            .is_some_and(|s| s.abs() <= VARIETY_WINDOW)
+                            && placed.times(size, &three) == 0
+                    })
+            })
+            .collect()
     }
 
     /// Of `groups` of stones placed in turn after `stones`, the index of the one the engine

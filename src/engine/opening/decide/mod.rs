@@ -258,8 +258,12 @@ impl Engine {
             (OpeningRule::Swap | OpeningRule::Swap2, 1) => {
                 if varying {
                     // The third stone balances it within the 7x7 square around the first.
+                    // Where the swap book holds the openings, only second stones after
+                    // which it has a balanced third not placed before, while there are any.
                     let ring = around(size, stones[0], SWAP_SECOND_REACH, stones);
-                    (self.any_fresh(stones, &ring), 0)
+                    let open = self.with_new_booked_third(stones, &ring);
+                    let from = if open.is_empty() { ring } else { open };
+                    (self.any_fresh(stones, &from), 0)
                 } else {
                     (Pos::new((c + 1).min(size - 1), c.saturating_sub(1)), 0)
                 }

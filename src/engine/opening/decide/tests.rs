@@ -403,6 +403,44 @@ fn swap2s_two_added_stones_are_the_swap_books() {
 }
 
 #[test]
+fn a_varying_engine_draws_a_second_stone_with_a_new_booked_third() {
+    // Freestyle swap after h8: the second stones after which the swap book holds a
+    // balanced third stone not placed before. Once every such third after one of them is
+    // placed, that second stone is no longer drawn.
+    let book = crate::engine::opening::book::Book::freestyle_swap();
+    let mut e = Engine::new(15, Rule::Freestyle).unwrap();
+    e.set_random_margin(Some(60));
+    let first = [at("h8")];
+    let ring = around(15, first[0], SWAP_SECOND_REACH, &first);
+    let open = e.with_new_booked_third(&first, &ring);
+    assert!(open.len() >= 4, "{open:?}");
+    let two = with(&first, &[open[0]]);
+    for third in around(15, first[0], SWAP_THIRD_REACH, &two) {
+        let three = with(&two, &[third]);
+        if book
+            .score(15, &three)
+            .is_some_and(|s| s.abs() <= VARIETY_WINDOW)
+        {
+            e.placed_openings().insert(15, &three);
+        }
+    }
+    let now = e.with_new_booked_third(&first, &ring);
+    assert!(!now.contains(&open[0]), "{now:?}");
+    for _ in 0..20 {
+        let mut o = Opening::new(OpeningRule::Swap, 15, Rule::Freestyle).unwrap();
+        o.apply(Player::First, Action::Place(first[0])).unwrap();
+        let d = e.opening_decision(&o, &quick(), &|| false).unwrap();
+        let Action::Place(second) = d.action else {
+            panic!("{d:?}");
+        };
+        assert!(now.contains(&second), "{second}");
+    }
+    // Without the book (standard) no stone is filtered.
+    let std = Engine::new(15, Rule::Standard).unwrap();
+    assert!(std.with_new_booked_third(&first, &ring).is_empty());
+}
+
+#[test]
 fn the_engine_takes_the_colour_that_stands_better() {
     // Swap: black h8 i8 against a white stone in the corner; the engine (second
     // player) takes black.
