@@ -4,8 +4,11 @@
 //! time a move. The side it chose should score at least half: prints the chosen side's
 //! score with its Elo and a 95% interval.
 //!
-//! `cargo run --release --example swap_choice -- [GAMES] [MS_A_MOVE] [RULE]`, e.g.
-//! `cargo run --release --example swap_choice -- 400 100 freestyle`.
+//! `cargo run --release --example swap_choice -- [GAMES] [MS_A_MOVE] [RULE] [FIRST]`, e.g.
+//! `cargo run --release --example swap_choice -- 400 100 freestyle`. Game `k` plays with
+//! seed `k + 1`; FIRST (0 by default) numbers the first game, so that two processes can
+//! share a run (`200 100 freestyle 0` and `200 100 freestyle 200` play the games of one
+//! run of 400) and their per-game lines be added up.
 
 use std::error::Error;
 use std::time::Duration;
@@ -25,6 +28,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .get(2)
         .and_then(|s| Rule::parse(s))
         .unwrap_or(Rule::Freestyle);
+    let first: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
     let size = 15;
     let decide = Limits {
         nodes: Some(DECIDE_NODES),
@@ -37,7 +41,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let (mut points, mut squares) = (0.0f64, 0.0f64);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for seed in 0..games {
+    for seed in first..first + games {
         let mut engine = Engine::new(size, rule)?;
         engine.set_hash_mb(16);
         engine.set_seed(seed + 1);

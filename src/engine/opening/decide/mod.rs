@@ -611,11 +611,15 @@ impl Engine {
         Decision::of(Action::AddTwo(fourth, black), -score.abs())
     }
 
-    /// The colour to play on with, from a search of the position: the side to move when it
-    /// stands even or better, else the other; with the move the search found.
+    /// The colour to play on with: the side to move when it stands even or better, else
+    /// the other, by the opening book's score where it holds the position and else by a
+    /// search of it; with the move the search found.
     fn choose_colour(&mut self, stones: &[Pos], limits: &Limits) -> Decision {
         self.set_position(stones).ok();
-        let out = self.searched(limits);
+        let mut out = self.searched(limits);
+        if let Some(booked) = self.book_score(stones) {
+            out.score = booked;
+        }
         self.colour_from(stones, &out)
     }
 
