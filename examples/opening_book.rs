@@ -103,14 +103,7 @@ fn main() -> Result<(), Box<dyn Error>> {
              most {FIFTHS_PER_FOURTH} a 4th stone) searched to {book_nodes} nodes"
         )?;
     }
-    let scan = Limits {
-        nodes: Some(SCAN_NODES),
-        ..Limits::default()
-    };
-    let deep = Limits {
-        nodes: Some(book_nodes),
-        ..Limits::default()
-    };
+    let (scan, deep) = (nodes(SCAN_NODES), nodes(book_nodes));
     let mut engine = Engine::new(size, rule)?;
     for opening in Canonical::ALL {
         let three = opening.stones(size).to_vec();
@@ -139,14 +132,41 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// The nodes behind each position the book `out` holds so far (none when it does not
 /// exist yet).
 fn written(out: &str, size: usize) -> Result<HashMap<Vec<u32>, u64>, Box<dyn Error>> {
-    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
-    if let Ok(text) = std::fs::read_to_string(out) {
-        for (stones, _, nodes) in book::parse(&text)? {
-            let seen = done.entry(key(size, &stones)).or_default();
-            *seen = (*seen).max(nodes);
-        }
+    match std::fs::read_to_string(out) {
+        Ok(text) => Ok(lines(&text, size)?.1),
+        Err(_) => Ok(HashMap::new()),
     }
-    Ok(done)
+}
+
+/// Each position of the book `out` with its latest line (a later line overrides an earlier
+/// one), and the most nodes behind any of its lines.
+fn read_book(out: &str, size: usize) -> Result<Lines, Box<dyn Error>> {
+    lines(&std::fs::read_to_string(out)?, size)
+}
+
+/// A book's positions by key: each one's latest line (its stones, score and nodes), and
+/// the most nodes behind any of its lines.
+type Lines = (HashMap<Vec<u32>, book::Entry>, HashMap<Vec<u32>, u64>);
+
+/// The [`Lines`] of a book's text.
+fn lines(text: &str, size: usize) -> Result<Lines, Box<dyn Error>> {
+    let mut latest = HashMap::new();
+    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
+    for (stones, score, n) in book::parse(text)? {
+        let k = key(size, &stones);
+        let seen = done.entry(k.clone()).or_default();
+        *seen = (*seen).max(n);
+        latest.insert(k, (stones, score, n));
+    }
+    Ok((latest, done))
+}
+
+/// Search limits of `n` nodes alone: the same result on every machine.
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
 }
 
 /// Builds (or goes on with) the swap book: see the module's documentation.
@@ -191,14 +211,7 @@ fn swap(args: &[String]) -> Result<(), Box<dyn Error>> {
         }
     }
     eprintln!("{} two-stone openings", twos.len());
-    let scan = Limits {
-        nodes: Some(SCAN_NODES),
-        ..Limits::default()
-    };
-    let deep = Limits {
-        nodes: Some(book_nodes),
-        ..Limits::default()
-    };
+    let (scan, deep) = (nodes(SCAN_NODES), nodes(book_nodes));
     let mut engine = Engine::new(size, rule)?;
     for two in twos.iter().skip(part).step_by(parts.max(1)) {
         engine.new_game(size, rule)?;
@@ -224,30 +237,19 @@ fn swap2(args: &[String]) -> Result<(), Box<dyn Error>> {
         None => BOOK_NODES,
     };
     let (size, rule) = (book::SIZE, Rule::Freestyle);
-    // Each three-stone opening's latest line (a later line overrides an earlier one).
-    let mut latest: HashMap<Vec<u32>, Scored> = HashMap::new();
-    for (stones, score, _) in book::parse(&std::fs::read_to_string(out)?)? {
-        latest.insert(key(size, &stones), (stones, score));
-    }
+    let (latest, mut done) = read_book(out, size)?;
     let mut threes: Vec<Scored> = latest
         .into_values()
-        .filter(|(stones, score)| stones.len() == 3 && score.abs() <= ADD_TWO_WINDOW)
+        .filter(|(stones, score, _)| stones.len() == 3 && score.abs() <= ADD_TWO_WINDOW)
+        .map(|(stones, score, _)| (stones, score))
         .collect();
     threes.sort_by_key(|(stones, score)| (score.abs(), line(size, stones)));
     eprintln!(
         "{} three-stone openings within {ADD_TWO_WINDOW}",
         threes.len()
     );
-    let mut done = written(out, size)?;
     let mut file = OpenOptions::new().append(true).open(out)?;
-    let scan = Limits {
-        nodes: Some(SCAN_NODES),
-        ..Limits::default()
-    };
-    let deep = Limits {
-        nodes: Some(book_nodes),
-        ..Limits::default()
-    };
+    let (scan, deep) = (nodes(SCAN_NODES), nodes(book_nodes));
     let mut engine = Engine::new(size, rule)?;
     for (three, _) in threes {
         engine.new_game(size, rule)?;
@@ -276,14 +278,7 @@ fn swap2(args: &[String]) -> Result<(), Box<dyn Error>> {
 /// first, appending each new score.
 fn deepen(out: &str, nodes: u64, within: i32) -> Result<(), Box<dyn Error>> {
     let (size, rule) = (book::SIZE, Rule::Renju);
-    let mut latest: HashMap<Vec<u32>, (Vec<Pos>, i32, u64)> = HashMap::new();
-    let mut done: HashMap<Vec<u32>, u64> = HashMap::new();
-    for (stones, score, n) in book::parse(&std::fs::read_to_string(out)?)? {
-        let k = key(size, &stones);
-        let seen = done.entry(k.clone()).or_default();
-        *seen = (*seen).max(n);
-        latest.insert(k, (stones, score, n));
-    }
+    let (latest, mut done) = read_book(out, size)?;
     let mut todo: Vec<(Vec<Pos>, i32)> = latest
         .into_values()
         .filter(|(stones, score, n)| {
@@ -294,10 +289,7 @@ fn deepen(out: &str, nodes: u64, within: i32) -> Result<(), Box<dyn Error>> {
     todo.sort_by_key(|(stones, score)| (score.abs(), line(size, stones)));
     eprintln!("{} positions to search to {nodes} nodes", todo.len());
     let mut file = OpenOptions::new().append(true).open(out)?;
-    let deep = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
+    let deep = self::nodes(nodes);
     let mut engine = Engine::new(size, rule)?;
     for (stones, before) in todo {
         let searched = search_each(&mut engine, rule, &mut file, &mut done, vec![stones], &deep)?;

@@ -274,11 +274,7 @@ impl Engine {
                 } else {
                     near(2)
                 };
-                // Among the stones the swap book holds where it holds any.
-                match self.book_chosen(stones, &within, stopped) {
-                    Some(chosen) => chosen,
-                    None => self.balanced_among(stones, &within, limits, stopped),
-                }
+                self.booked_or_balanced(stones, &within, limits, stopped)
             }
             (OpeningRule::Yamaguchi, 3) => {
                 let declared = opening.declared().unwrap_or(1);
@@ -587,11 +583,7 @@ impl Engine {
         stopped: &dyn Fn() -> bool,
     ) -> Decision {
         let half = share(limits, 2);
-        self.set_position(stones).ok();
-        let mut out = self.searched(&half);
-        if let Some(booked) = self.book_score(stones) {
-            out.score = booked;
-        }
+        let out = self.judged(stones, &half);
         if out.score.abs() > ADD_TWO_WINDOW || out.best.is_none() {
             return self.colour_from(stones, &out);
         }
@@ -599,10 +591,7 @@ impl Engine {
         let white = with(stones, &[fourth]);
         let size = self.board().size();
         let within = around(size, stones[0], SWAP_THIRD_REACH, &white);
-        let (black, score) = match self.book_chosen(&white, &within, stopped) {
-            Some(chosen) => chosen,
-            None => self.balanced_among(&white, &within, &half, stopped),
-        };
+        let (black, score) = self.booked_or_balanced(&white, &within, &half, stopped);
         // Without a balancing black stone the addition would hand the opponent the better
         // colour.
         if black.is_none() || score.abs() > EVEN_WINDOW {
@@ -615,12 +604,35 @@ impl Engine {
     /// the other, by the opening book's score where it holds the position and else by a
     /// search of it; with the move the search found.
     fn choose_colour(&mut self, stones: &[Pos], limits: &Limits) -> Decision {
+        let out = self.judged(stones, limits);
+        self.colour_from(stones, &out)
+    }
+
+    /// A search of the position `stones` within `limits` for its move, with the opening
+    /// book's score in place of the search's where the book holds the position.
+    fn judged(&mut self, stones: &[Pos], limits: &Limits) -> Outcome {
         self.set_position(stones).ok();
         let mut out = self.searched(limits);
         if let Some(booked) = self.book_score(stones) {
             out.score = booked;
         }
-        self.colour_from(stones, &out)
+        out
+    }
+
+    /// Of `within` after `stones`, the stone the engine places among the positions the
+    /// opening book holds where it holds any ([`Engine::book_chosen`]), else by short
+    /// searches within `limits` ([`Engine::balanced_among`]).
+    fn booked_or_balanced(
+        &mut self,
+        stones: &[Pos],
+        within: &[Pos],
+        limits: &Limits,
+        stopped: &dyn Fn() -> bool,
+    ) -> (Pos, i32) {
+        match self.book_chosen(stones, within, stopped) {
+            Some(chosen) => chosen,
+            None => self.balanced_among(stones, within, limits, stopped),
+        }
     }
 
     /// [`Engine::choose_colour`]'s choice from the search `out` of the position `stones`.
