@@ -16,6 +16,7 @@
 //! `review` print.
 
 use crate::board::{Board, MoveListError};
+use crate::movegen::{five_defences, MoveList};
 use crate::notation::format_h8;
 use crate::search::solver::{Proof, SolveLimits, Solver};
 use crate::threat::Threat;
@@ -261,29 +262,94 @@ impl Reviewer {
         })
     }
 
-    /// The moves other than `played` after which the opponent is proven to have no forced
-    /// win: legal points near a stone (a stop farther off cannot touch the threat's lines).
+    /// The moves other than `played` that are proven to stop the opponent's forced win
+    /// ([`Reviewer::defends`]): legal points near a stone (a stop farther off cannot touch
+    /// the threat's lines).
     fn stops(&mut self, b: &mut Board, played: Pos) -> Vec<Pos> {
-        let mover = b.to_move();
         let mut stops = Vec::new();
-        for &c in b.cells() {
-            if c == played || !b.is_empty(c) || !b.is_near(c) {
-                continue;
-            }
-            if mover == Color::Black && b.is_forbidden(c) {
-                continue;
-            }
-            // The VCT proves no win by fours first (it asks the VCF at its root).
-            b.make(c);
-            let proof = self.solver.vct(b, &self.limits());
-            b.undo();
-            if proof == Proof::NoWin {
+        for c in self.candidates(b) {
+            if c != played && self.defends(b, c, FOUR_CHAIN) {
                 stops.push(c);
             }
         }
         stops
     }
+
+    /// The side to move's legal points near a stone: where a stop may be.
+    fn candidates(&self, b: &mut Board) -> Vec<Pos> {
+        let mover = b.to_move();
+        let mut out = Vec::new();
+        for &c in b.cells() {
+            if !b.is_empty(c) || !b.is_near(c) {
+                continue;
+            }
+            if mover == Color::Black && b.is_forbidden(c) {
+                continue;
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// Does `c`, played by the side to move, stop the opponent's forced win? Proven so when
+    /// the opponent has no forced win after it. A four of the mover's is a stop only if every
+    /// reply that stops its five leaves the mover safe: no forced win of the opponent's,
+    /// or a stop of its own again (`fours_left` more fours at most). Without that a four
+    /// would count as a stop whenever its block is no threat, though it only delays: after
+    /// the block the mover faces the same threat.
+    fn defends(&mut self, b: &mut Board, c: Pos, fours_left: u8) -> bool {
+        let mover = b.to_move();
+        b.make(c);
+        let r = if b.count(!mover, Threat::Five) > 0 {
+            // The opponent wins at once.
+            false
+        } else if b.count(mover, Threat::Five) > 0 {
+            self.four_defends(b, mover, fours_left)
+        } else {
+            self.solver.vct(b, &self.limits()) == Proof::NoWin
+        };
+        b.undo();
+        r
+    }
+
+    /// The opponent to move must stop `mover`'s five: is `mover` safe after every such
+    /// reply? See [`Reviewer::defends`].
+    fn four_defends(&mut self, b: &mut Board, mover: Color, fours_left: u8) -> bool {
+        if fours_left == 0 {
+            // A longer chain of fours than the review follows: not proven a stop.
+            return false;
+        }
+        let mut replies = MoveList::new();
+        five_defences(b, &mut replies);
+        for r in replies.iter() {
+            b.make(r);
+            let safe = b.count(mover, Threat::Five) > 0 || self.no_threat(b) || {
+                let candidates = self.candidates(b);
+                candidates
+                    .into_iter()
+                    .any(|c| self.defends(b, c, fours_left - 1))
+            };
+            b.undo();
+            if !safe {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Is the side to move proven free of the opponent's forced win (none after a pass)?
+    fn no_threat(&mut self, b: &mut Board) -> bool {
+        b.make_pass();
+        let proof = self.solver.vct(b, &self.limits());
+        b.undo();
+        proof == Proof::NoWin
+    }
 }
+
+/// Most fours in a row the review follows when it asks whether a four of the mover's
+/// stops the opponent's threat ([`Reviewer::defends`]): each costs a scan of the board's
+/// candidates, and a longer chain of delaying fours is rare.
+const FOUR_CHAIN: u8 = 2;
 
 /// Most points of a line or of a list of stops a report line shows.
 const SHOWN: usize = 12;
@@ -451,6 +517,49 @@ mod tests {
             r[6]
         );
         assert!(r[..5].iter().all(|m| m.finding.is_none()), "{r:?}");
+    }
+
+    /// Reviews the last move of `list` (freestyle, 15x15).
+    fn last_move(list: &[Pos]) -> Option<Finding> {
+        let lim = ReviewLimits {
+            first: list.len(),
+            per_solve: Duration::from_secs(20),
+            stop: None,
+        };
+        let r = review_game(15, Rule::Freestyle, list, &lim, &mut |_| {}).unwrap();
+        r[0].finding.clone()
+    }
+
+    #[test]
+    fn a_four_that_only_delays_is_no_stop() {
+        // Black has two open threes, along rows 7 and 11: no white stone stops both. White's
+        // closed three down column 12 gives it a four (12,5 or 12,6) whose block is no
+        // threat, so right after it black has no forced win; but after the block black has
+        // both threes again. White's last move, 14,10, lost nothing: the game was lost
+        // before it.
+        let list = moves("5,7 12,2 6,7 12,3 7,7 12,4 5,11 0,0 6,11 14,14 7,11 0,14 12,1 14,10");
+        let f = last_move(&list);
+        assert!(matches!(f, Some(Finding::AlreadyLost { .. })), "{f:?}");
+    }
+
+    #[test]
+    fn a_four_before_a_stop_is_a_stop() {
+        // One open three: after white's four and black's block, white still stops it, so the
+        // four is a stop as well as the three's own defences.
+        let list = moves("5,7 12,2 6,7 12,3 7,7 12,4 12,1 14,10");
+        match last_move(&list) {
+            Some(Finding::Blunder { stops, .. }) => {
+                for x in [4, 8] {
+                    let s = Pos::new(x, 7);
+                    assert!(stops.contains(&s), "{s}: {stops:?}");
+                }
+                for y in [5, 6] {
+                    let s = Pos::new(12, y);
+                    assert!(stops.contains(&s), "{s}: {stops:?}");
+                }
+            }
+            f => panic!("{f:?}"),
+        }
     }
 
     #[test]
