@@ -256,6 +256,9 @@ pub struct Searcher<'a> {
     partial_win: Option<i32>,
     /// Root moves proven to lose and left out ([`Outcome::dropped`]).
     dropped: Vec<Pos>,
+    /// Root moves whose check against the opponent's proven threat was left undecided
+    /// ([`params::ROOT_RECHECK_TIME_DIV`]).
+    undecided: Vec<Pos>,
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -321,6 +324,7 @@ impl<'a> Searcher<'a> {
             partial_better: false,
             partial_win: None,
             dropped: Vec::new(),
+            undecided: Vec::new(),
             nodes: 0,
             flushed: 0,
             seldepth: 0,

@@ -164,6 +164,13 @@ parameters! {
     /// fewer defences, so white's threats at the root need the longer look.
     /// Measured: docs/experiments.md, the root.
     ROOT_DEFENCE_TIME_DIV_RENJU, root_defence_time_div_renju: u32 = 8;
+    /// When the opponent threatens a forced win at the root and an iteration ranks first a
+    /// move the defence checks left undecided (their solve ran out of nodes or time), that
+    /// move's check runs again with the time target over this (and at most
+    /// [`ROOT_RECHECK_NODES`]); a move it proves lost is dropped. 0: no second look. The
+    /// first checks get a few thousand nodes a move, where the opponent's threats that
+    /// decided renju games against Rapfi took 6,000 to 200,000 to prove.
+    ROOT_RECHECK_TIME_DIV, root_recheck_time_div: u32 = 4;
     /// Engine score units per unit of the learned evaluation's value logit (the trainer's
     /// score scale, `eval::net::SCORE_PER_LOGIT`), which the margins above were tuned
     /// against. Measured: docs/experiments.md, nets.
@@ -242,6 +249,8 @@ pub const ROOT_VCT_DEPTH: u8 = 12;
 pub const DEFENCE_VCT_DEPTH: u8 = 10;
 /// Most attacking moves of a leaf's VCF check (its node budget ends it first).
 pub const LEAF_VCF_DEPTH: u8 = 40;
+/// Most nodes of the second look at an undecided root move ([`ROOT_RECHECK_TIME_DIV`]).
+pub const ROOT_RECHECK_NODES: u64 = 1_000_000;
 /// Node budgets of the root's check of the opponent's VCF threat, and per root move of the
 /// VCF after it.
 pub const ROOT_VCF_DEFENCE_NODES: u64 = 20_000;

@@ -140,6 +140,11 @@ impl Searcher<'_> {
                     chance: win_chance(out.score, self.shared.score_per_logit()),
                 });
             }
+            if self.id == 0 && self.recheck_best(&mut roots) {
+                // The next best by this iteration leads until the next one ends.
+                out.best = roots[0].0;
+                out.pv = vec![out.best];
+            }
             if mate_distance(score).is_some_and(|m| m.abs() <= d) && self.root == RootScores::Best {
                 break;
             }
@@ -244,7 +249,10 @@ impl Searcher<'_> {
         } else {
             params.root_defence_time_div()
         };
-        let deadline = self.share_deadline(div);
+        // The checks' share of the time runs from their start: the root's search for a win
+        // of its own, just before, may take a third of the time target, and a share from
+        // the search's start left the checks nothing after a long one.
+        let deadline = self.deadline_from_now(div);
         let threat_lim = self.defence_limits(vct, self.solve_nodes(threat_nodes), deadline);
         self.board.make_pass();
         let threat = self.solve(vct, &threat_lim);
@@ -254,17 +262,15 @@ impl Searcher<'_> {
         }
         let mut keep = Vec::with_capacity(roots.len());
         let mut lost = Vec::new();
+        let mut undecided = Vec::new();
         for &(p, s) in roots.iter() {
             let nodes = self.solve_nodes(move_nodes);
-            if nodes == 0 {
-                // Out of nodes: the moves not checked stay.
+            if nodes == 0 || self.shared.stop.load(Ordering::Relaxed) {
+                // Out of nodes, or stopped: the moves not checked stay (a stopped solve
+                // would end at once anyway, after a hundred nodes, which a debug build
+                // makes slow).
                 keep.push((p, s));
-                continue;
-            }
-            if self.shared.stop.load(Ordering::Relaxed) {
-                // Stopped: the moves not checked stay (each solve would end at once anyway,
-                // after a hundred nodes, which a debug build makes slow).
-                keep.push((p, s));
+                undecided.push(p);
                 continue;
             }
             let move_lim = self.defence_limits(vct, nodes, deadline);
@@ -275,13 +281,53 @@ impl Searcher<'_> {
             self.board.undo();
             match r {
                 Proof::Win(_) => lost.push(p),
-                _ => keep.push((p, s)),
+                Proof::NoWin => keep.push((p, s)),
+                Proof::Unknown => {
+                    keep.push((p, s));
+                    undecided.push(p);
+                }
             }
         }
         if !keep.is_empty() {
             *roots = keep;
             self.dropped.extend(lost);
+            if vct {
+                self.undecided = undecided;
+            }
         }
+    }
+
+    /// When the iteration's best root move is one the VCT defence checks left undecided
+    /// ([`ROOT_RECHECK_TIME_DIV`]), checks it again with more time, once; if the opponent's
+    /// forced win after it is proven, drops it, so that the next best leads. Returns whether
+    /// it dropped the move. Never drops the last move.
+    pub(super) fn recheck_best(&mut self, roots: &mut Vec<(Pos, i32)>) -> bool {
+        let div = self.shared.params.root_recheck_time_div();
+        let p = roots[0].0;
+        let Some(i) = self.undecided.iter().position(|&q| q == p) else {
+            return false;
+        };
+        self.undecided.swap_remove(i);
+        if div == 0 || roots.len() < 2 {
+            return false;
+        }
+        let nodes = self.solve_nodes(ROOT_RECHECK_NODES);
+        if nodes == 0 || self.shared.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let lim = self.defence_limits(true, nodes, self.deadline_from_now(div));
+        // The proof-number search, which proves a long threat sequence in far fewer nodes
+        // than the depth-first one of the first checks.
+        self.board.make(p);
+        let r = self.solver.vct(&mut self.board, &lim);
+        self.nodes += self.solver.nodes();
+        self.board.undo();
+        if !matches!(r, Proof::Win(_)) {
+            return false;
+        }
+        roots.remove(0);
+        self.dropped.push(p);
+        true
     }
 
     /// When a root solve given a `div`-th of the time target (the soft limit, else the hard
@@ -290,6 +336,18 @@ impl Searcher<'_> {
         let limits = &self.shared.limits;
         let target = limits.soft_time.or(limits.hard_time)?;
         Some(self.shared.start + target / div.max(1))
+    }
+
+    /// When a root solve given a `div`-th of the time target (the soft limit, else the hard
+    /// one) from now must stop, but no later than the hard limit; none without a clock.
+    fn deadline_from_now(&self, div: u32) -> Option<Instant> {
+        let limits = &self.shared.limits;
+        let target = limits.soft_time.or(limits.hard_time)?;
+        let share = Instant::now() + target / div.max(1);
+        Some(match limits.hard_time {
+            Some(hard) => share.min(self.shared.start + hard),
+            None => share,
+        })
     }
 
     /// The nodes a root solve may use, at most `want`: with a node budget, the root's solves

@@ -38,7 +38,12 @@ pub fn run(
         let proven = mate_distance(out.score).is_some_and(|m| m > 0);
         for h in helpers {
             if let Ok(o) = h.join() {
-                if !proven && !exact_root && !o.best.is_none() && o.depth > out.depth {
+                if !proven
+                    && !exact_root
+                    && !o.best.is_none()
+                    && o.depth > out.depth
+                    && !out.dropped.contains(&o.best)
+                {
                     out.best = o.best;
                     out.score = o.score;
                     out.depth = o.depth;

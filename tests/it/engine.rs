@@ -246,6 +246,27 @@ fn defends_against_vcf_renju() {
 }
 
 /// Every `every`-th row of a defend suite at 300,000 nodes a move: at least 99% defended.
+/// Renju positions where a player of a real game (wuzi or Rapfi, 0.5 s a move) left the
+/// opponent's long threat sequence standing though moves that stop it exist: at 1,000,000
+/// nodes the engine plays a proven stop in at least 12 of the 17 (13 on 2026-12-06; 8
+/// before the root's second look at an undecided move, `ROOT_RECHECK_TIME_DIV`).
+#[test]
+#[ignore = "long: run in release"]
+fn defends_against_long_vcts_of_renju_games() {
+    let rows = suite("tactics/renju_defend_vct_games.tsv");
+    assert_eq!(rows.len(), 17);
+    let mut good = 0;
+    for row in &rows {
+        let mut e = engine_with(row, &Config::default());
+        let o = e.think(Level::Full, &nodes(1_000_000), &mut |_| {});
+        match &row.answers {
+            PointSet::Points(a) if a.contains(&o.best) => good += 1,
+            _ => eprintln!("{}: chose {} (score {})", row.id, o.best, o.score),
+        }
+    }
+    assert!(good >= 12, "{good} of 17");
+}
+
 fn assert_defends_in_release(file: &str, every: usize) {
     let rows = sample(suite(file), every);
     let share = defend_share(&rows, 300_000);
