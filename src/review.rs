@@ -323,12 +323,12 @@ impl Reviewer {
         five_defences(b, &mut replies);
         for r in replies.iter() {
             b.make(r);
-            let safe = b.count(mover, Threat::Five) > 0 || self.no_threat(b) || {
-                let candidates = self.candidates(b);
-                candidates
+            let safe = b.count(mover, Threat::Five) > 0
+                || self.no_threat(b)
+                || self
+                    .candidates(b)
                     .into_iter()
-                    .any(|c| self.defends(b, c, fours_left - 1))
-            };
+                    .any(|c| self.defends(b, c, fours_left - 1));
             b.undo();
             if !safe {
                 return false;

@@ -207,7 +207,8 @@ impl Searcher<'_> {
             .nodes
             .map_or(u64::MAX, |n| n / 4)
             .min(self.shared.params.root_threat_nodes());
-        let deadline = self.share_deadline(self.shared.params.root_threat_time_div());
+        let deadline =
+            self.share_deadline(self.shared.start, self.shared.params.root_threat_time_div());
         let lim = |nodes: u64, depth: u8| SolveLimits {
             depth,
             nodes,
@@ -252,7 +253,7 @@ impl Searcher<'_> {
         // The checks' share of the time runs from their start: the root's search for a win
         // of its own, just before, may take a third of the time target, and a share from
         // the search's start left the checks nothing after a long one.
-        let deadline = self.deadline_from_now(div);
+        let deadline = self.share_deadline(Instant::now(), div);
         let threat_lim = self.defence_limits(vct, self.solve_nodes(threat_nodes), deadline);
         self.board.make_pass();
         let threat = self.solve(vct, &threat_lim);
@@ -315,7 +316,7 @@ impl Searcher<'_> {
         if nodes == 0 || self.shared.stop.load(Ordering::Relaxed) {
             return false;
         }
-        let lim = self.defence_limits(true, nodes, self.deadline_from_now(div));
+        let lim = self.defence_limits(true, nodes, self.share_deadline(Instant::now(), div));
         // The proof-number search, which proves a long threat sequence in far fewer nodes
         // than the depth-first one of the first checks.
         self.board.make(p);
@@ -331,19 +332,11 @@ impl Searcher<'_> {
     }
 
     /// When a root solve given a `div`-th of the time target (the soft limit, else the hard
-    /// one) from the search's start must stop; none without a clock.
-    fn share_deadline(&self, div: u32) -> Option<Instant> {
+    /// one) from `from` must stop, but no later than the hard limit; none without a clock.
+    fn share_deadline(&self, from: Instant, div: u32) -> Option<Instant> {
         let limits = &self.shared.limits;
         let target = limits.soft_time.or(limits.hard_time)?;
-        Some(self.shared.start + target / div.max(1))
-    }
-
-    /// When a root solve given a `div`-th of the time target (the soft limit, else the hard
-    /// one) from now must stop, but no later than the hard limit; none without a clock.
-    fn deadline_from_now(&self, div: u32) -> Option<Instant> {
-        let limits = &self.shared.limits;
-        let target = limits.soft_time.or(limits.hard_time)?;
-        let share = Instant::now() + target / div.max(1);
+        let share = from + target / div.max(1);
         Some(match limits.hard_time {
             Some(hard) => share.min(self.shared.start + hard),
             None => share,
