@@ -25,6 +25,15 @@
 //! stages steer towards; a deeper score there is what keeps a stage's end near even by a
 //! still deeper search. E.g. `... -- books/renju15.tsv 2000000 200`.
 //!
+//! `--offers OUT BOOK_NODES WITHIN [MAX]` deepens the ends black's offers reach: after each
+//! four-stone position the book lists fifth moves after, black's best `MAX` (10 unless
+//! given) by the book's scores, those white may take of up to `MAX` offered, are searched
+//! to `BOOK_NODES` where a search of fewer scored them within `WITHIN` of even; a deeper
+//! score reorders the list, so it goes on until the best `MAX` hold none such. With PART
+//! and PARTS, only the four-stone positions whose index modulo PARTS is PART, so that
+//! PARTS processes share the work (each appends its lines to `OUT`). E.g. `... --
+//! --offers books/renju15.tsv 4000000 400`.
+//!
 //! `--swap OUT [BOOK_NODES] [PART PARTS]` builds the swap book (`books/freestyle15-swap.tsv`)
 //! instead: freestyle on 15x15, every opening of two stones that a varying engine places
 //! under swap and swap2 (the 1st within `SWAP_FIRST_REACH` of the centre, the 2nd within
@@ -68,6 +77,9 @@ const SHORTLIST: i32 = 300;
 const FIFTHS_PER_FOURTH: usize = 16;
 /// Nodes of the deep search of a five-stone position, unless given.
 const BOOK_NODES: u64 = 1_000_000;
+/// The most fifth moves black offers under the rules the book serves (Taraguchi-10),
+/// unless the `--offers` run is told otherwise.
+const OFFERS_MAX: usize = 10;
 /// Swap book: 3rd stones within this many centi-stones of even by the scan go on to the
 /// deep search (the decisions keep candidates within 150 of even when they can).
 const SWAP_SHORTLIST: i32 = 200;
@@ -81,6 +93,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     if args.first().is_some_and(|a| a == "--swap2") {
         return swap2(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "--offers") {
+        return offers(&args[1..]);
     }
     let out = args.first().ok_or("usage: opening_book OUT [BOOK_NODES]")?;
     let book_nodes: u64 = match args.get(1) {
@@ -297,6 +312,72 @@ fn deepen(out: &str, nodes: u64, within: i32) -> Result<(), Box<dyn Error>> {
             println!("{} {before} -> {score}", line(size, &stones));
         }
     }
+    Ok(())
+}
+
+/// Deepens the ends a stage can reach by black's offers: after each four-stone position
+/// the book lists fifth moves after, black's best `MAX` fifth moves by the book (those
+/// white may take of up to `MAX` offered) that a search of fewer than `BOOK_NODES` scored
+/// within `WITHIN` of even are searched to `BOOK_NODES`, again until the best `MAX` by the
+/// new scores hold none such. See the module's documentation.
+fn offers(args: &[String]) -> Result<(), Box<dyn Error>> {
+    const USAGE: &str = "usage: opening_book --offers OUT BOOK_NODES WITHIN [MAX [PART PARTS]]";
+    let out = args.first().ok_or(USAGE)?;
+    let nodes: u64 = args.get(1).ok_or(USAGE)?.parse()?;
+    let within: i32 = args.get(2).ok_or(USAGE)?.parse()?;
+    let most: usize = args.get(3).map_or(Ok(OFFERS_MAX), |s| s.parse())?;
+    let part: usize = args.get(4).map_or(Ok(0), |s| s.parse())?;
+    let parts: usize = args.get(5).map_or(Ok(1), |s| s.parse())?;
+    let (size, rule) = (book::SIZE, Rule::Renju);
+    let (latest, mut done) = read_book(out, size)?;
+    // Black's fifth moves after each four-stone position, as the book wrote them: the
+    // five-stone positions by the key of their first four stones.
+    let mut after: HashMap<Vec<u32>, Vec<Vec<Pos>>> = HashMap::new();
+    for (stones, _, _) in latest.values() {
+        if stones.len() == book::FINAL_STONES {
+            let four = key(size, &stones[..book::FINAL_STONES - 1]);
+            after.entry(four).or_default().push(stones.clone());
+        }
+    }
+    let mut fours: Vec<Vec<Vec<Pos>>> = after.into_values().collect();
+    fours.sort_by_key(|fifths| line(size, &fifths[0][..book::FINAL_STONES - 1]));
+    eprintln!("{} four-stone positions with fifth moves", fours.len());
+    let mut file = OpenOptions::new().append(true).open(out)?;
+    let deep = self::nodes(nodes);
+    let mut engine = Engine::new(size, rule)?;
+    let mut scores: HashMap<Vec<u32>, i32> = latest
+        .into_iter()
+        .map(|(k, (_, score, _))| (k, score))
+        .collect();
+    let mut searched = 0;
+    for fifths in fours.into_iter().skip(part).step_by(parts.max(1)) {
+        loop {
+            // Black's score after each fifth move, best first.
+            let mut ranked: Vec<(i32, &Vec<Pos>)> = fifths
+                .iter()
+                .filter_map(|f| Some((-*scores.get(&key(size, f))?, f)))
+                .collect();
+            ranked.sort_by_key(|&(s, f)| (std::cmp::Reverse(s), line(size, f)));
+            let todo: Vec<Vec<Pos>> = ranked
+                .iter()
+                .take(most)
+                .filter(|&&(s, f)| {
+                    s.abs() <= within && done.get(&key(size, f)).is_none_or(|&n| n < nodes)
+                })
+                .map(|&(_, f)| f.clone())
+                .collect();
+            if todo.is_empty() {
+                break;
+            }
+            for (five, score) in search_each(&mut engine, rule, &mut file, &mut done, todo, &deep)?
+            {
+                let before = scores.insert(key(size, &five), score).unwrap_or(score);
+                searched += 1;
+                println!("{searched} {} {before} -> {score}", line(size, &five));
+            }
+        }
+    }
+    eprintln!("{searched} positions searched to {nodes} nodes");
     Ok(())
 }
 
