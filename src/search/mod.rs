@@ -3,6 +3,7 @@
 //! forced-move handling for fives, fours and open threes, and Lazy SMP threads.
 
 pub mod busy;
+mod evalcache;
 mod lmr;
 mod node;
 pub mod params;
@@ -284,6 +285,9 @@ pub struct Searcher<'a> {
     /// The learned evaluation's inputs, kept up to date by the search's makes and undos
     /// (`None` with the classical evaluation).
     acc: Option<crate::eval::accumulator::Accumulator>,
+    /// The net's scores of positions this search evaluated, by hash (`None` with the
+    /// classical evaluation, which is cheaper than a probe).
+    eval_cache: Option<evalcache::EvalCache>,
 }
 
 /// Nodes between two reads of the clock and the node limit.
@@ -335,6 +339,7 @@ impl<'a> Searcher<'a> {
             deadline: shared.limits.hard_time.map(|t| shared.start + t),
             id,
             lmr: LmrTable::new(shared.params.lmr_scale() as f32 / 100.0),
+            eval_cache: acc.as_ref().map(|_| evalcache::EvalCache::new()),
             acc,
         }
     }

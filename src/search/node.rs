@@ -591,6 +591,22 @@ impl Searcher<'_> {
         let Some(net) = self.shared.net.filter(|_| self.acc.is_some()) else {
             return evaluate(&self.board, self.weights);
         };
+        let key = self.board.hash();
+        if let Some(score) = self.eval_cache.as_ref().and_then(|c| c.probe(key)) {
+            debug_assert_eq!(
+                score,
+                crate::eval::net::score_of_logit(
+                    net.evaluate(&self.board),
+                    self.shared.params.net_scale()
+                ),
+                "a cached evaluation differs from a recomputation"
+            );
+            if !leaf {
+                // The node searches on: its children read the net one move ahead of it.
+                self.sync_net();
+            }
+            return score;
+        }
         let ahead = if leaf {
             self.acc
                 .as_ref()
@@ -606,7 +622,11 @@ impl Searcher<'_> {
                 acc.value_logit(net, &self.board)
             }
         };
-        crate::eval::net::score_of_logit(z, self.shared.params.net_scale())
+        let score = crate::eval::net::score_of_logit(z, self.shared.params.net_scale());
+        if let Some(c) = self.eval_cache.as_mut() {
+            c.store(key, score);
+        }
+        score
     }
 
     /// The static evaluation at `ply`: below the root the mean of the node's raw evaluation
