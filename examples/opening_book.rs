@@ -26,8 +26,9 @@
 //! still deeper search. E.g. `... -- books/renju15.tsv 2000000 200`.
 //!
 //! `--offers OUT BOOK_NODES WITHIN [MAX]` deepens the ends black's offers reach: after each
-//! four-stone position the book lists fifth moves after, black's best `MAX` (10 unless
-//! given) by the book's scores, those white may take of up to `MAX` offered, are searched
+//! four-stone position the book lists fifth moves after (counting, as the decisions do,
+//! every five-stone position that follows it, whichever 4th stone it was written after:
+//! `book::fifth_lines`), black's best `MAX` (10 unless given) by the book's scores, those white may take of up to `MAX` offered, are searched
 //! to `BOOK_NODES` where a search of fewer scored them within `WITHIN` of even; a deeper
 //! score reorders the list, so it goes on until the best `MAX` hold none such. With PART
 //! and PARTS, only the four-stone positions whose index modulo PARTS is PART, so that
@@ -330,18 +331,15 @@ fn offers(args: &[String]) -> Result<(), Box<dyn Error>> {
     let parts: usize = args.get(5).map_or(Ok(1), |s| s.parse())?;
     let (size, rule) = (book::SIZE, Rule::Renju);
     let (latest, mut done) = read_book(out, size)?;
-    // Black's fifth moves after each four-stone position, as the book wrote them: the
-    // five-stone positions by the key of their first four stones.
-    let mut after: HashMap<Vec<u32>, Vec<Vec<Pos>>> = HashMap::new();
-    for (stones, _, _) in latest.values() {
-        if stones.len() == book::FINAL_STONES {
-            let four = key(size, &stones[..book::FINAL_STONES - 1]);
-            after.entry(four).or_default().push(stones.clone());
-        }
-    }
-    let mut fours: Vec<Vec<Vec<Pos>>> = after.into_values().collect();
-    fours.sort_by_key(|fifths| line(size, &fifths[0][..book::FINAL_STONES - 1]));
-    eprintln!("{} four-stone positions with fifth moves", fours.len());
+    // Black's fifth moves after each four-stone position, as the book counts them: every
+    // five-stone position that follows it, whichever 4th stone it was written after.
+    let mut fours = book::fifth_lines(&std::fs::read_to_string(out)?)?;
+    fours.sort_by_key(|(four, _)| line(size, four));
+    eprintln!(
+        "{} four-stone positions with {} fifth moves",
+        fours.len(),
+        fours.iter().map(|(_, f)| f.len()).sum::<usize>()
+    );
     let mut file = OpenOptions::new().append(true).open(out)?;
     let deep = self::nodes(nodes);
     let mut engine = Engine::new(size, rule)?;
@@ -350,7 +348,7 @@ fn offers(args: &[String]) -> Result<(), Box<dyn Error>> {
         .map(|(k, (_, score, _))| (k, score))
         .collect();
     let mut searched = 0;
-    for fifths in fours.into_iter().skip(part).step_by(parts.max(1)) {
+    for (_, fifths) in fours.into_iter().skip(part).step_by(parts.max(1)) {
         loop {
             // Black's score after each fifth move, best first.
             let mut ranked: Vec<(i32, &Vec<Pos>)> = fifths

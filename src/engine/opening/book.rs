@@ -150,6 +150,82 @@ fn without(stones: &[Pos], i: usize) -> Vec<Pos> {
     out
 }
 
+/// The positions a book's entries reach and how they follow each other.
+struct Reached {
+    /// Every position the entries reach (their lines and the lines' beginnings), with the
+    /// stones of one way to it.
+    known: AHashMap<Key, Vec<Pos>>,
+    /// The positions among `known` that follow each: one stone more, of the colour that
+    /// placed last.
+    children: AHashMap<Key, Vec<Key>>,
+}
+
+/// The positions `entries` reach and which follow which ([`Reached`]).
+fn reached(entries: &[Entry]) -> Reached {
+    let mut known: AHashMap<Key, Vec<Pos>> = AHashMap::new();
+    for (stones, _, _) in entries {
+        known
+            .entry(key(SIZE, stones))
+            .or_insert_with(|| stones.clone());
+        for k in 1..stones.len() {
+            known
+                .entry(key(SIZE, &stones[..k]))
+                .or_insert_with(|| stones[..k].to_vec());
+        }
+    }
+    let mut children: AHashMap<Key, Vec<Key>> = AHashMap::new();
+    for (child, stones) in &known {
+        let last = (stones.len() - 1) % 2;
+        for i in (last..stones.len()).step_by(2) {
+            let parent = key(SIZE, &without(stones, i));
+            if known.contains_key(&parent) {
+                let list = children.entry(parent).or_default();
+                if !list.contains(child) {
+                    list.push(child.clone());
+                }
+            }
+        }
+    }
+    Reached { known, children }
+}
+
+/// The four-stone positions a book's `entries` wrote fifth moves after (it wrote every
+/// one there): another four-stone position may be followed by a few of them, which are
+/// not black's choices there.
+fn complete(entries: &[Entry]) -> AHashSet<Key> {
+    entries
+        .iter()
+        .filter(|e| e.0.len() == FINAL_STONES)
+        .map(|e| key(SIZE, &e.0[..FINAL_STONES - 1]))
+        .collect()
+}
+
+/// A four-stone position and the five-stone positions after it, each as the stones of one
+/// way to it (black first).
+pub type FifthLines = (Vec<Pos>, Vec<Vec<Pos>>);
+
+/// Black's fifth moves after each four-stone position the book of `text` wrote fifth
+/// moves after, as the book counts them ([`Book::from_text`]): each five-stone position
+/// that follows the four-stone one, whichever 4th stone it was written after. Each
+/// position comes as the stones of one way to it (black first); the four-stone positions
+/// and their fifths in no particular order. For the book's own tools, which search the
+/// ends the decisions read.
+pub fn fifth_lines(text: &str) -> Result<Vec<FifthLines>, BookError> {
+    let entries = parse(text)?;
+    let Reached { known, children } = reached(&entries);
+    Ok(complete(&entries)
+        .into_iter()
+        .filter_map(|four| {
+            let fifths: Vec<Vec<Pos>> = children
+                .get(&four)?
+                .iter()
+                .map(|c| known[c].clone())
+                .collect();
+            Some((known[&four].clone(), fifths))
+        })
+        .collect())
+}
+
 /// How a rule settles black's fifth move after the 4th stone, for
 /// [`Book::offered_balance`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -194,9 +270,6 @@ impl Book {
     pub fn from_text(text: &str) -> Result<Book, BookError> {
         let entries = parse(text)?;
         let mut book = Book::default();
-        // Every position the book reaches (its lines and their beginnings), with the stones
-        // of one way to it.
-        let mut known: AHashMap<Key, Vec<Pos>> = AHashMap::new();
         for (stones, score, nodes) in &entries {
             let whole = key(SIZE, stones);
             if *nodes >= DEEP_NODES {
@@ -204,36 +277,11 @@ impl Book {
             } else {
                 book.deep.remove(&whole);
             }
-            book.scores.insert(whole.clone(), *score);
-            known.entry(whole).or_insert_with(|| stones.clone());
-            for k in 1..stones.len() {
-                known
-                    .entry(key(SIZE, &stones[..k]))
-                    .or_insert_with(|| stones[..k].to_vec());
-            }
+            book.scores.insert(whole, *score);
         }
-        let mut children: AHashMap<Key, Vec<Key>> = AHashMap::new();
-        for (child, stones) in &known {
-            let last = (stones.len() - 1) % 2;
-            for i in (last..stones.len()).step_by(2) {
-                let parent = key(SIZE, &without(stones, i));
-                if known.contains_key(&parent) {
-                    let list = children.entry(parent).or_default();
-                    if !list.contains(child) {
-                        list.push(child.clone());
-                    }
-                }
-            }
-        }
-        // Fifth moves after the four-stone positions the book wrote fifth moves after (it
-        // wrote every one there): another four-stone position may be followed by a few
-        // of them, which are not black's choices there.
-        let complete: AHashSet<Key> = entries
-            .iter()
-            .filter(|e| e.0.len() == FINAL_STONES)
-            .map(|e| key(SIZE, &e.0[..FINAL_STONES - 1]))
-            .collect();
-        for parent in &complete {
+        let Reached { known, children } = reached(&entries);
+        // Fifth moves after the four-stone positions the book wrote fifth moves after.
+        for parent in &complete(&entries) {
             let mut list: Vec<(Key, i32)> = children
                 .get(parent)
                 .into_iter()
@@ -645,6 +693,57 @@ mod tests {
         let four = at(&["h8", "h9", "j10", "g9"]);
         let after_four = Fifths::BeforeFourth(8);
         assert_eq!(book.offered_balance(SIZE, &four, after_four, &all), None);
+    }
+
+    /// The book's tools see the fifth moves the decisions count: h8 h9 j10 i9 g7, written
+    /// after h8 h9 j10 i9, is also h8 h9 g7 i9 with j10 fifth, and h8 h9 g7 i9 has fifth
+    /// moves of its own in the book; h8 h9 g6 i9 has none written after it and is not
+    /// listed, though h8 h9 j10 i9 g6 follows it.
+    #[test]
+    fn fifth_lines_list_every_fifth_that_follows_a_four_stone_position() {
+        let text = "h8 h9 j10 i9 g7\t-135\t1000000\nh8 h9 j10 i9 g6\t20\t1000000\n\
+                    h8 h9 g7 i9 k11\t40\t1000000\nh8 h9 g6 i9\t5\n";
+        let at = |moves: &str| -> Vec<Pos> {
+            moves
+                .split(' ')
+                .map(|s| parse_h8(s, SIZE).unwrap())
+                .collect()
+        };
+        let lines = fifth_lines(text).unwrap();
+        let fifths_of = |four: &str| -> Option<Vec<Key>> {
+            let k = key(SIZE, &at(four));
+            let (_, fifths) = lines.iter().find(|(f, _)| key(SIZE, f) == k)?;
+            let mut keys: Vec<Key> = fifths.iter().map(|f| key(SIZE, f)).collect();
+            keys.sort();
+            Some(keys)
+        };
+        assert_eq!(lines.len(), 2);
+        let sorted = |v: &[&str]| {
+            let mut keys: Vec<Key> = v.iter().map(|m| key(SIZE, &at(m))).collect();
+            keys.sort();
+            keys
+        };
+        assert_eq!(
+            fifths_of("h8 h9 j10 i9"),
+            Some(sorted(&["h8 h9 j10 i9 g7", "h8 h9 j10 i9 g6"]))
+        );
+        assert_eq!(
+            fifths_of("h8 h9 g7 i9"),
+            Some(sorted(&["h8 h9 g7 i9 k11", "h8 h9 j10 i9 g7"]))
+        );
+        assert_eq!(fifths_of("h8 h9 g6 i9"), None);
+        // Each listed line is a real way to its position: black first, alternating.
+        for (four, fifths) in &lines {
+            assert_eq!(four.len(), FINAL_STONES - 1);
+            for f in fifths {
+                assert_eq!(f.len(), FINAL_STONES);
+                let back = (0..FINAL_STONES)
+                    .step_by(2)
+                    .any(|i| key(SIZE, &without(f, i)) == key(SIZE, four));
+                assert!(back, "{f:?} does not follow {four:?}");
+            }
+        }
+        assert!(fifth_lines("h8 h9\tx\n").is_err());
     }
 
     #[test]
