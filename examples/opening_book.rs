@@ -28,12 +28,12 @@
 //! `--offers OUT BOOK_NODES WITHIN [MAX]` deepens the ends black's offers reach: after each
 //! four-stone position the book lists fifth moves after (counting, as the decisions do,
 //! every five-stone position that follows it, whichever 4th stone it was written after:
-//! `book::fifth_lines`), black's best `MAX` (10 unless given) by the book's scores, those white may take of up to `MAX` offered, are searched
-//! to `BOOK_NODES` where a search of fewer scored them within `WITHIN` of even; a deeper
-//! score reorders the list, so it goes on until the best `MAX` hold none such. With PART
-//! and PARTS, only the four-stone positions whose index modulo PARTS is PART, so that
-//! PARTS processes share the work (each appends its lines to `OUT`). E.g. `... --
-//! --offers books/renju15.tsv 4000000 400`.
+//! `book::fifth_lines`), black's best `MAX` (10 unless given) by the book's scores, those
+//! white may take of up to `MAX` offered, are searched to `BOOK_NODES` where a search of
+//! fewer scored them within `WITHIN` of even; a deeper score reorders the list, so it goes
+//! on until the best `MAX` hold none such. With PART and PARTS, only the four-stone
+//! positions whose index modulo PARTS is PART, so that PARTS processes share the work
+//! (each appends its lines to `OUT`). E.g. `... -- --offers books/renju15.tsv 4000000 400`.
 //!
 //! `--swap OUT [BOOK_NODES] [PART PARTS]` builds the swap book (`books/freestyle15-swap.tsv`)
 //! instead: freestyle on 15x15, every opening of two stones that a varying engine places
@@ -330,10 +330,11 @@ fn offers(args: &[String]) -> Result<(), Box<dyn Error>> {
     let part: usize = args.get(4).map_or(Ok(0), |s| s.parse())?;
     let parts: usize = args.get(5).map_or(Ok(1), |s| s.parse())?;
     let (size, rule) = (book::SIZE, Rule::Renju);
-    let (latest, mut done) = read_book(out, size)?;
+    let text = std::fs::read_to_string(out)?;
+    let (latest, mut done) = lines(&text, size)?;
     // Black's fifth moves after each four-stone position, as the book counts them: every
     // five-stone position that follows it, whichever 4th stone it was written after.
-    let mut fours = book::fifth_lines(&std::fs::read_to_string(out)?)?;
+    let mut fours = book::fifth_lines(&text)?;
     fours.sort_by_key(|(four, _)| line(size, four));
     eprintln!(
         "{} four-stone positions with {} fifth moves",

@@ -8,10 +8,10 @@
 
 use crate::eval::net::MAX_NET_SCORE;
 
-/// Entries of a cache, a power of two: 8 bytes each, 128 kilobytes in all. On the bench
-/// (depth 14, callgrind) 2^13, 2^14 and 2^15 entries of 16 bytes took 3.1%, 3.7% and 4.3%
-/// fewer instructions and 2^18 6.3%; this size stays inside the memory the brain budgets
-/// a search thread (`protocol::session::memory`).
+/// Entries of a cache, a power of two: 8 bytes each, 128 kilobytes in all. A larger cache
+/// keeps more of a search's repeated positions (docs/architecture.md gives the figures),
+/// but this size stays inside the memory the brain budgets a search thread
+/// (`protocol::session::memory`).
 pub const EVAL_CACHE_ENTRIES: usize = 1 << 14;
 
 /// The bits of an entry below its key check: the score as a 16-bit two's complement.
@@ -57,12 +57,6 @@ impl EvalCache {
     pub fn store(&mut self, key: u64, score: i32) {
         debug_assert!(score.abs() <= MAX_NET_SCORE);
         self.entries[Self::slot(key)] = key & CHECK | score as i16 as u16 as u64;
-    }
-}
-
-impl Default for EvalCache {
-    fn default() -> Self {
-        EvalCache::new()
     }
 }
 
