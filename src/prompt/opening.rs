@@ -227,3 +227,71 @@ impl Prompt {
         self.engine_turn(io)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::opening::OpeningRule;
+    use crate::notation::parse_h8;
+    use crate::types::Rule;
+
+    /// What the prompt says to `line` during the stage, on one line.
+    fn said(prompt: &mut Prompt, line: &str) -> String {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut io = Io {
+            out: &mut out,
+            err: &mut err,
+            err_tty: false,
+            color: false,
+        };
+        let taken = prompt.opening_line(line, &mut io).unwrap();
+        assert!(taken.is_some(), "{line} was not read as a step");
+        String::from_utf8(out).unwrap().replace('\n', " ")
+    }
+
+    /// Soosorv-8 up to black's offers, both seats played by `apply` (the web board's test
+    /// plays the same stage): h8 h9 h10 kept, white's 4th h4 with two fifth moves declared,
+    /// kept. Every stone stands on the h file, so g7 and i7 mirror each other across it.
+    #[test]
+    fn refused_steps_say_why_and_the_stage_stays_where_it_was() {
+        let mut prompt = Prompt::new().unwrap();
+        let mut stage =
+            Opening::new(OpeningRule::Soosorv { max_fifths: 8 }, 15, Rule::Renju).unwrap();
+        let at = |s: &str| parse_h8(s, 15).unwrap();
+        let steps = [
+            Action::Place(at("h8")),
+            Action::Place(at("h9")),
+            Action::Place(at("h10")),
+            Action::Choose(Color::Black),
+            Action::PlaceAndDeclare(at("h4"), 2),
+            Action::Choose(Color::Black),
+        ];
+        for action in steps {
+            let who = stage.to_act().unwrap();
+            let keep = if matches!(action, Action::Choose(_)) {
+                Action::Choose(stage.colour_of(who))
+            } else {
+                action
+            };
+            stage.apply(who, keep).unwrap();
+        }
+        assert!(matches!(stage.expect(), Expect::Offer { .. }));
+        prompt.seat = stage.to_act().unwrap();
+        let before = stage.history().len();
+        prompt.opening = Some(stage);
+        for (line, says) in [
+            ("offer g7 i7", "Not allowed: g7 and i7 are symmetric"),
+            ("offer g7", "Not allowed: offer 2 fifth moves, not 1"),
+            ("offer g7 h8", "Not allowed: h8 is already occupied"),
+            ("swap", "Not allowed: not now: offer 2 fifth moves"),
+            ("pick g7", "Not allowed: not now: offer 2 fifth moves"),
+            ("offer g7 z99", "z99"),
+        ] {
+            let out = said(&mut prompt, line);
+            assert!(out.contains(says), "{line}: {out}");
+            let stage = prompt.opening.as_ref().unwrap();
+            assert_eq!(stage.history().len(), before, "{line} changed the stage");
+            assert!(matches!(stage.expect(), Expect::Offer { .. }));
+        }
+    }
+}
