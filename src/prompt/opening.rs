@@ -258,22 +258,19 @@ mod tests {
         let mut stage =
             Opening::new(OpeningRule::Soosorv { max_fifths: 8 }, 15, Rule::Renju).unwrap();
         let at = |s: &str| parse_h8(s, 15).unwrap();
+        // `None`: the seat to act keeps its colour.
         let steps = [
-            Action::Place(at("h8")),
-            Action::Place(at("h9")),
-            Action::Place(at("h10")),
-            Action::Choose(Color::Black),
-            Action::PlaceAndDeclare(at("h4"), 2),
-            Action::Choose(Color::Black),
+            Some(Action::Place(at("h8"))),
+            Some(Action::Place(at("h9"))),
+            Some(Action::Place(at("h10"))),
+            None,
+            Some(Action::PlaceAndDeclare(at("h4"), 2)),
+            None,
         ];
-        for action in steps {
+        for step in steps {
             let who = stage.to_act().unwrap();
-            let keep = if matches!(action, Action::Choose(_)) {
-                Action::Choose(stage.colour_of(who))
-            } else {
-                action
-            };
-            stage.apply(who, keep).unwrap();
+            let action = step.unwrap_or(Action::Choose(stage.colour_of(who)));
+            stage.apply(who, action).unwrap();
         }
         assert!(matches!(stage.expect(), Expect::Offer { .. }));
         prompt.seat = stage.to_act().unwrap();
@@ -285,7 +282,7 @@ mod tests {
             ("offer g7 h8", "Not allowed: h8 is already occupied"),
             ("swap", "Not allowed: not now: offer 2 fifth moves"),
             ("pick g7", "Not allowed: not now: offer 2 fifth moves"),
-            ("offer g7 z99", "z99"),
+            ("offer g7 z99", "Not a move: 'z99' is off the 15x15 board"),
         ] {
             let out = said(&mut prompt, line);
             assert!(out.contains(says), "{line}: {out}");
