@@ -585,7 +585,7 @@ impl Searcher<'_> {
     /// up to date ([`crate::eval::accumulator::Accumulator::value_logit_ahead`]): the side
     /// to move's cells alone, and nothing saved for an undo. With the nodes that may return
     /// at reverse futility or razoring read so as well (and brought up to date only if they
-    /// search on), the bench takes a sixth fewer instructions for the same search. A
+    /// search on), the same search needs far fewer syncs (docs/architecture.md). A
     /// position this search evaluated before takes its score from the evaluation cache
     /// ([`super::evalcache`]).
     #[inline]
