@@ -22,7 +22,7 @@ import json
 import re
 import subprocess
 import sys
-import time
+import threading
 from dataclasses import asdict, dataclass
 
 # Gomocup's `INFO rule` of each suite rule this reads.
@@ -100,16 +100,18 @@ def run_row(row: Row, brain: str, ms: int, cwd: str | None) -> Result:
     p.stdin.write("\n".join(commands(row, ms)) + "\n")
     p.stdin.flush()
     mate, move = None, None
-    deadline = time.monotonic() + ms / 1000 + GRACE_S
-    while time.monotonic() < deadline:
-        line = p.stdout.readline()
-        if not line:
-            break
-        if m := MATE.search(line):
-            mate = int(m.group(1))
-        if m := MOVE.match(line):
-            move = f"{m.group(1)},{m.group(2)}"
-            break
+    # A brain that neither moves nor exits is stopped; its pipe then ends the reading.
+    watchdog = threading.Timer(ms / 1000 + GRACE_S, p.kill)
+    watchdog.start()
+    try:
+        for line in p.stdout:
+            if m := MATE.search(line):
+                mate = int(m.group(1))
+            if m := MOVE.match(line):
+                move = f"{m.group(1)},{m.group(2)}"
+                break
+    finally:
+        watchdog.cancel()
     try:
         p.stdin.write("END\n")
         p.stdin.flush()

@@ -1,7 +1,8 @@
 """The suite runner for any brain (`cluster/brain_suite.py`), with wuzi's own brain as the
 engine: short forced wins of the tactics suites (data from outside this project, see
 tests/data/README.md) are reported as mates, the moves are the suites' answers, a renju
-row goes out under Gomocup's renju rule, and a malformed suite is refused."""
+row goes out under Gomocup's renju rule, a malformed suite is refused, and a brain that
+never moves is stopped."""
 
 from __future__ import annotations
 
@@ -62,3 +63,11 @@ def test_a_malformed_suite_is_refused(tmp_path) -> None:
     bad = tmp_path / "bad.tsv"
     bad.write_text("a\tgomoku\t7,7\tW\twin\t?\t-\n", encoding="utf-8")
     assert brain_suite.main([str(bad), "--brain", "/bin/true"]) == 2
+
+
+def test_a_brain_that_never_moves_is_stopped(monkeypatch) -> None:
+    # `cat` echoes the setup back (no line of it is a move) and waits for more.
+    monkeypatch.setattr(brain_suite, "GRACE_S", 0.5)
+    row = brain_suite.Row("x", 0, ["7,7"], [])
+    r = brain_suite.run_row(row, "/bin/cat", 100, None)
+    assert (r.mate, r.move, r.in_answers) == (None, None, None)
