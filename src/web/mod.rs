@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! let server = wuzi::web::Server::start(&wuzi::web::Options::default())?;
-//! println!("open {}", server.url());
+//! let page = server.url(); // the address a browser opens
 //! server.wait()
 //! # ; Ok::<(), std::io::Error>(())
 //! ```
