@@ -25,8 +25,14 @@ import sys
 import threading
 from dataclasses import asdict, dataclass
 
-# Gomocup's `INFO rule` of each suite rule this reads.
-RULES = {"freestyle": 0, "standard": 1, "renju": 4}
+from match_sgf import FREESTYLE, RENJU, STANDARD
+
+# Gomocup's `INFO rule` of each suite rule this reads (c-gomoku-cli's codes, as the match
+# reader knows them).
+RULES = {"freestyle": FREESTYLE, "standard": STANDARD, "renju": RENJU}
+
+# The board size of the suites' rows (their format names none).
+SIZE = 15
 
 # A brain that has not moved this long after its turn's time is stopped, in seconds.
 GRACE_S = 5.0
@@ -72,11 +78,11 @@ def read_suite(text: str) -> list[Row]:
     return rows
 
 
-def commands(row: Row, ms: int, size: int = 15) -> list[str]:
+def commands(row: Row, ms: int) -> list[str]:
     """The protocol lines that set up a row and ask for a move."""
     me = len(row.moves) % 2
     lines = [
-        f"START {size}",
+        f"START {SIZE}",
         f"INFO rule {row.rule}",
         f"INFO timeout_turn {ms}",
         "INFO timeout_match 0",

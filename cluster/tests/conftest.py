@@ -21,13 +21,24 @@ from wuzicluster import build as builds, connect  # noqa: E402
 OPENINGS = REPO / "tests" / "data" / "openings" / "freestyle15_balanced_s1.tsv"
 
 
+def release_binary(name: str, path: str | None = None) -> str:
+    """`path`, or the release build of the binary `name`; built here if missing."""
+    path = path or str(REPO / "target" / "release" / name)
+    if not os.path.isfile(path):
+        subprocess.run(["cargo", "build", "--release", "--bin", name], cwd=REPO, check=True)
+    return path
+
+
 @pytest.fixture(scope="package")
 def wuzi_binary() -> str:
     """`WUZI_BIN`, or the release build (built here if missing)."""
-    path = os.environ.get("WUZI_BIN") or str(REPO / "target" / "release" / "wuzi")
-    if not os.path.isfile(path):
-        subprocess.run(["cargo", "build", "--release", "--bin", "wuzi"], cwd=REPO, check=True)
-    return path
+    return release_binary("wuzi", os.environ.get("WUZI_BIN"))
+
+
+@pytest.fixture(scope="package")
+def pbrain_binary() -> str:
+    """The release build of the Gomocup brain `pbrain-wuzi` (built here if missing)."""
+    return release_binary("pbrain-wuzi")
 
 
 @pytest.fixture(scope="package")

@@ -6,9 +6,6 @@ never moves is stopped."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 import pytest
 
 import brain_suite
@@ -17,26 +14,15 @@ from conftest import REPO
 TACTICS = REPO / "tests" / "data" / "tactics"
 
 
-@pytest.fixture(scope="module")
-def pbrain() -> str:
-    """The release build of `pbrain-wuzi` (built here if missing)."""
-    path = REPO / "target" / "release" / "pbrain-wuzi"
-    if not os.path.isfile(path):
-        subprocess.run(
-            ["cargo", "build", "--release", "--bin", "pbrain-wuzi"], cwd=REPO, check=True
-        )
-    return str(path)
-
-
 def first_rows(name: str, n: int) -> list[brain_suite.Row]:
     return brain_suite.read_suite((TACTICS / name).read_text(encoding="utf-8"))[:n]
 
 
-def test_short_wins_are_reported_with_the_answers(pbrain: str) -> None:
+def test_short_wins_are_reported_with_the_answers(pbrain_binary: str) -> None:
     rows = first_rows("freestyle_vcf.tsv", 2) + first_rows("renju_vcf.tsv", 1)
     assert [r.rule for r in rows] == [0, 0, 4]
     for row in rows:
-        r = brain_suite.run_row(row, pbrain, 500, None)
+        r = brain_suite.run_row(row, pbrain_binary, 500, None)
         assert r.mate is not None and r.mate % 2 == 1, r
         assert r.in_answers, r
 
