@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=run_defaults.seed)
     d.add_argument("--eval", default=run_defaults.eval,
                    help="default, classical or a net file (shipped with the binary)")
+    d.add_argument("--openings", choices=("centre", "wide"), default=run_defaults.openings,
+                   help="where the random opening stones go (docs/datagen.md)")
     s = sub.add_parser("sprt", help="an SPRT between two configurations, one Ray task a game pair")
     common(s)
     s.add_argument("--openings", required=True, help="a suite file of balanced openings")
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if a.command == "datagen":
         run = Run(games=a.games, nodes=a.nodes, rule=a.rule, size=a.size,
-                  shard_games=a.shard_games, seed=a.seed, eval=a.eval)
+                  shard_games=a.shard_games, seed=a.seed, eval=a.eval, openings=a.openings)
         files = [run.eval_file] if run.eval_file else []
     else:
         if a.match_args[:1] == ["--"]:

@@ -45,6 +45,18 @@ def test_the_cluster_makes_the_local_shards_and_resumes(cluster, wuzi_binary, tm
     assert read_dir(out) == local
 
 
+def test_a_run_of_wide_openings_makes_the_local_wide_shards(cluster, wuzi_binary, tmp_path):
+    wide = Run(games=2, nodes=400, shard_games=1, seed=3, openings="wide")
+    assert wide.name(0) == "freestyle15-wide-n400-s3-00000.wzd"
+    local = tmp_path / "local"
+    subprocess.run([wuzi_binary, "datagen", "--out", str(local), *wide.args()],
+                   check=True, capture_output=True)
+    summary = run_datagen(wide, tmp_path / "cluster", cluster, log=lambda m: None)
+    assert summary.ok and summary.written == 2
+    assert read_dir(tmp_path / "cluster") == read_dir(local)
+    assert sorted(read_dir(local)) == [wide.name(0), wide.name(1)]
+
+
 def test_a_worker_killed_mid_task_costs_only_its_task(cluster, wuzi_binary, tmp_path):
     local = local_run(wuzi_binary, tmp_path / "local")
     marker = tmp_path / "killed"

@@ -24,6 +24,7 @@ class Run:
     shard_games: int = 100
     seed: int = 1
     eval: str = "default"
+    openings: str = "centre"
 
     @property
     def shards(self) -> int:
@@ -32,7 +33,8 @@ class Run:
 
     def name(self, k: int) -> str:
         """Shard `k`'s file name, as `Job::shard_path` makes it."""
-        return f"{self.rule}{self.size}-n{self.nodes}-s{self.seed}-{k:05}.wzd"
+        style = "-wide" if self.openings == "wide" else ""
+        return f"{self.rule}{self.size}{style}-n{self.nodes}-s{self.seed}-{k:05}.wzd"
 
     @property
     def eval_file(self) -> str | None:
@@ -47,7 +49,7 @@ class Run:
             eval_arg = os.path.basename(self.eval_file)
         return ["--games", str(self.games), "--nodes", str(self.nodes), "--rule", self.rule,
                 "--size", str(self.size), "--shard-games", str(self.shard_games),
-                "--seed", str(self.seed), "--eval", eval_arg]
+                "--seed", str(self.seed), "--eval", eval_arg, "--openings", self.openings]
 
 
 class ShardError(ValueError):

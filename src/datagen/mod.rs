@@ -16,6 +16,7 @@ pub mod selfplay;
 
 use crate::engine::{Config, Engine};
 use format::{Game, MAGIC};
+use opening::OpeningStyle;
 use rand_xoshiro::rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use selfplay::Settings;
@@ -88,10 +89,15 @@ impl Job {
         self.games.div_ceil(self.shard_games.max(1))
     }
 
-    /// The file of shard `k`.
+    /// The file of shard `k`: the rule, the size, `-wide` for wide openings, the nodes, the
+    /// seed and `k`.
     pub fn shard_path(&self, k: usize) -> PathBuf {
+        let style = match self.settings.openings {
+            OpeningStyle::Centre => "",
+            OpeningStyle::Wide => "-wide",
+        };
         self.out.join(format!(
-            "{}{}-n{}-s{}-{k:05}.{EXTENSION}",
+            "{}{}{style}-n{}-s{}-{k:05}.{EXTENSION}",
             self.settings.rule.name(),
             self.settings.size,
             self.settings.nodes,

@@ -6,7 +6,7 @@ use crate::engine::{Config, Engine, Level};
 use crate::eval::Evaluation;
 use crate::movegen::{generate, GenKind, MoveList};
 use crate::search::Limits;
-use crate::types::{Pos, Rule};
+use crate::types::{Color, Pos, Rule};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -24,19 +24,50 @@ pub const BALANCE_MARGIN: i32 = 120;
 pub const OPENING_TRIES: usize = 40;
 /// The first random stone lies within this distance of the centre.
 pub const OPENING_CENTRE: usize = 3;
+/// Fewest stones of a wide opening ([`OpeningStyle::Wide`]).
+pub const WIDE_MIN_OPENING: usize = 3;
+/// Most stones of a wide opening: match openings made by other engines' generators have
+/// up to about ten, spread over most of the board.
+pub const WIDE_MAX_OPENING: usize = 10;
+/// One stone in this many of a wide opening goes to any point of the board's middle (within
+/// [`wide_reach`] of the centre) rather than beside the stones already placed: match openings
+/// have about one such stone each.
+pub const WIDE_LONE_ODDS: u64 = 6;
+
+/// Where the random stones of an opening go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpeningStyle {
+    /// [`MIN_OPENING`] to [`MAX_OPENING`] stones, the first within [`OPENING_CENTRE`] of the
+    /// centre and each other beside the stones before it: a compact group in the middle.
+    #[default]
+    Centre,
+    /// [`WIDE_MIN_OPENING`] to [`WIDE_MAX_OPENING`] stones, the first anywhere within
+    /// [`wide_reach`] of the centre, the others beside the stones before them or (one in
+    /// [`WIDE_LONE_ODDS`]) anywhere within that reach: openings like those of match
+    /// generators, which reach the edges. Games from the middle alone teach a net little of
+    /// play near the edges, where such openings lead.
+    Wide,
+}
+
+/// How far from the centre a wide opening's free stones may lie: all but the outermost
+/// line of the board (6 on 15x15, 9 on 20x20).
+pub fn wide_reach(size: usize) -> usize {
+    (size / 2).saturating_sub(1).max(1)
+}
 
 /// Draws random openings until a short search judges one balanced (or the tries run out),
 /// and leaves it on `engine`'s board. Returns its moves. The self-play games' openings.
 pub fn balanced_opening(
     size: usize,
     rule: Rule,
+    style: OpeningStyle,
     nodes: u64,
     engine: &mut Engine,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<Pos> {
     let mut moves = Vec::new();
     for _ in 0..OPENING_TRIES {
-        moves = random_opening(size, rule, rng);
+        moves = random_opening(size, rule, style, rng);
         if judge(engine, size, rule, &moves, BALANCE_NODES.min(nodes))
             .is_some_and(|score| score.abs() <= BALANCE_MARGIN)
         {
@@ -65,26 +96,50 @@ pub fn judge(
     Some(engine.think(Level::Full, &limits, &mut |_| {}).score)
 }
 
-/// A random opening: a first stone near the centre, then stones on random candidate points
-/// (near the stones already placed), never a five or a forbidden point.
-pub fn random_opening(size: usize, rule: Rule, rng: &mut Xoshiro256PlusPlus) -> Vec<Pos> {
-    let n = MIN_OPENING + (rng.next_u64() % (MAX_OPENING - MIN_OPENING + 1) as u64) as usize;
+/// A random opening of `style`: a first stone near the centre (or, wide, anywhere within
+/// [`wide_reach`] of it), then stones on random candidate points (near the stones already
+/// placed; wide, one in [`WIDE_LONE_ODDS`] anywhere within the reach), never a five or a
+/// forbidden point.
+pub fn random_opening(
+    size: usize,
+    rule: Rule,
+    style: OpeningStyle,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Pos> {
+    let (least, most, reach) = match style {
+        OpeningStyle::Centre => (MIN_OPENING, MAX_OPENING, OPENING_CENTRE),
+        OpeningStyle::Wide => (WIDE_MIN_OPENING, WIDE_MAX_OPENING, wide_reach(size)),
+    };
+    let mut pick = |range: u64| (rng.next_u64() % range) as usize;
+    let n = least + pick((most - least + 1) as u64);
     let mut board = crate::board::Board::new(size, rule);
     let c = size / 2;
-    let span = (2 * OPENING_CENTRE + 1) as u64;
-    let mut pick = |range: u64| (rng.next_u64() % range) as usize;
-    let first = Pos::new(
-        (c + pick(span)).saturating_sub(OPENING_CENTRE),
-        (c + pick(span)).saturating_sub(OPENING_CENTRE),
-    );
+    let (lo, hi) = (c.saturating_sub(reach), (c + reach).min(size - 1));
+    let span = (hi - lo + 1) as u64;
+    let first = Pos::new(lo + pick(span), lo + pick(span));
     board.make(first);
     let mut moves = vec![first];
     let mut list = MoveList::new();
     while moves.len() < n {
-        generate(&mut board, GenKind::Candidates, &mut list);
+        let lone = style == OpeningStyle::Wide && pick(WIDE_LONE_ODDS) == 0;
+        if lone {
+            list.clear();
+            for y in lo..=hi {
+                for x in lo..=hi {
+                    list.push(Pos::new(x, y));
+                }
+            }
+        } else {
+            generate(&mut board, GenKind::Candidates, &mut list);
+        }
+        let me = board.to_move();
         let safe: Vec<Pos> = list
             .iter()
-            .filter(|&p| !board.makes_five(p, board.to_move()))
+            .filter(|&p| {
+                board.is_empty(p)
+                    && !board.makes_five(p, me)
+                    && !(me == Color::Black && rule.has_forbidden() && board.is_forbidden(p))
+            })
             .collect();
         if safe.is_empty() {
             break;
@@ -138,7 +193,7 @@ pub fn balanced_set(
     let mut found: Vec<Vec<Pos>> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     while found.len() < count {
-        let moves = random_opening(size, rule, rng);
+        let moves = random_opening(size, rule, OpeningStyle::Centre, rng);
         // Black's stones and white's, each sorted: the same position whatever the order.
         let mut key: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
         for (i, &p) in moves.iter().enumerate() {
@@ -169,13 +224,52 @@ mod tests {
     fn openings_are_legal_and_near_the_centre() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         for _ in 0..50 {
-            let moves = random_opening(15, Rule::Renju, &mut rng);
+            let moves = random_opening(15, Rule::Renju, OpeningStyle::Centre, &mut rng);
             assert!((MIN_OPENING..=MAX_OPENING).contains(&moves.len()));
             assert!(moves[0].x().abs_diff(7) <= OPENING_CENTRE);
             assert!(moves[0].y().abs_diff(7) <= OPENING_CENTRE);
             let mut engine = Engine::new(15, Rule::Renju).expect("15x15");
             assert_eq!(engine.set_position(&moves), Ok(()), "{moves:?}");
         }
+    }
+
+    #[test]
+    fn wide_openings_are_legal_and_spread_over_the_board() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let reach = wide_reach(15);
+        assert_eq!((reach, wide_reach(20)), (6, 9));
+        let (mut far_first, mut lone, mut counts) = (0, 0, std::collections::BTreeSet::new());
+        for _ in 0..200 {
+            let moves = random_opening(15, Rule::Renju, OpeningStyle::Wide, &mut rng);
+            counts.insert(moves.len());
+            let far = |p: Pos| p.x().abs_diff(7).max(p.y().abs_diff(7));
+            assert!(moves.iter().all(|&p| far(p) <= reach + 2), "{moves:?}");
+            far_first += (far(moves[0]) > OPENING_CENTRE) as usize;
+            // A stone with no other within two points: placed alone.
+            lone += moves
+                .iter()
+                .filter(|&&p| {
+                    moves
+                        .iter()
+                        .all(|&q| q == p || p.x().abs_diff(q.x()).max(p.y().abs_diff(q.y())) > 2)
+                })
+                .count();
+            // Legal under renju: every stone on an empty point, no five, black's stones off
+            // the forbidden points.
+            let mut board = crate::board::Board::new(15, Rule::Renju);
+            for &p in &moves {
+                let me = board.to_move();
+                assert!(board.is_empty(p) && !board.makes_five(p, me), "{moves:?}");
+                assert!(me == Color::White || !board.is_forbidden(p), "{moves:?}");
+                board.make(p);
+            }
+        }
+        let (least, most) = (*counts.first().unwrap(), *counts.last().unwrap());
+        assert_eq!((least, most), (WIDE_MIN_OPENING, WIDE_MAX_OPENING));
+        // The first stone lies outside the centre's square (7x7 of the 13x13 points within
+        // reach) in 120 of 169 draws: about 142 of 200.
+        assert!((115..=170).contains(&far_first), "{far_first}");
+        assert!(lone >= 50, "{lone}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! result.
 
 use super::format::{Game, Outcome, Ply};
-use super::opening::balanced_opening;
+use super::opening::{balanced_opening, OpeningStyle};
 use crate::engine::{Engine, GameStatus, Level};
 use crate::search::{mate_distance, Limits};
 use crate::types::{Color, Pos, Rule};
@@ -26,12 +26,21 @@ pub struct Settings {
     pub rule: Rule,
     /// Nodes searched for every move.
     pub nodes: u64,
+    /// Where the random opening stones go.
+    pub openings: OpeningStyle,
 }
 
 /// Plays one game with `engine` (a fresh game is started on it), drawing the opening with
 /// `rng`.
 pub fn play_game(settings: &Settings, engine: &mut Engine, rng: &mut Xoshiro256PlusPlus) -> Game {
-    let opening = balanced_opening(settings.size, settings.rule, settings.nodes, engine, rng);
+    let opening = balanced_opening(
+        settings.size,
+        settings.rule,
+        settings.openings,
+        settings.nodes,
+        engine,
+        rng,
+    );
     let mut plies: Vec<Ply> = opening
         .iter()
         .map(|&p| Ply {

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use wuzi::datagen::format::{read_shard, Game, Outcome};
+use wuzi::datagen::opening::OpeningStyle;
 use wuzi::datagen::selfplay::Settings;
 use wuzi::datagen::Job;
 use wuzi::engine::{Engine, GameStatus};
@@ -18,7 +19,12 @@ fn job(dir: &str, rule: Rule, size: usize, games: usize, nodes: u64) -> Job {
     let out = std::env::temp_dir().join(format!("wuzi-datagen-{dir}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     Job {
-        settings: Settings { size, rule, nodes },
+        settings: Settings {
+            size,
+            rule,
+            nodes,
+            openings: OpeningStyle::Centre,
+        },
         games,
         shard_games: 1,
         workers: 2,
@@ -160,6 +166,36 @@ fn the_evaluation_is_the_jobs() {
     assert_ne!(read(&net), read(&classical));
     let _ = std::fs::remove_dir_all(&net.out);
     let _ = std::fs::remove_dir_all(&classical.out);
+}
+
+/// A run of wide openings names its shards `-wide`, plays legal games from openings of
+/// its own stone counts, and makes other games than the centre's from the same seed.
+#[test]
+fn wide_openings_make_shards_of_their_own() {
+    use wuzi::datagen::opening::{WIDE_MAX_OPENING, WIDE_MIN_OPENING};
+    let centre = job("openings-centre", Rule::Renju, 9, 2, 100);
+    let mut wide = job("openings-wide", Rule::Renju, 9, 2, 100);
+    wide.settings.openings = OpeningStyle::Wide;
+    centre.run(&|g| check_game(g)).expect("a run");
+    wide.run(&|g| check_game(g)).expect("a run");
+    let name = |j: &Job| {
+        j.shard_path(0)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    };
+    assert_eq!(name(&centre), "renju9-n100-s9-00000.wzd");
+    assert_eq!(name(&wide), "renju9-wide-n100-s9-00000.wzd");
+    for path in shards(&wide) {
+        for game in read_shard(&std::fs::read(&path).unwrap()).unwrap() {
+            assert!((WIDE_MIN_OPENING..=WIDE_MAX_OPENING).contains(&game.opening));
+        }
+    }
+    let read = |j: &Job| std::fs::read(&shards(j)[0]).unwrap();
+    assert_ne!(read(&centre), read(&wide));
+    let _ = std::fs::remove_dir_all(&centre.out);
+    let _ = std::fs::remove_dir_all(&wide.out);
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use wuzi::datagen::opening::OpeningStyle;
 use wuzi::datagen::selfplay::Settings;
 use wuzi::datagen::Job;
 use wuzi::eval::Evaluation;
@@ -58,11 +59,25 @@ pub struct Args {
     #[arg(long, value_name = "EVAL", default_value = "default",
           value_parser = Evaluation::from_arg)]
     eval: Evaluation,
+    /// Where the random opening stones go: `centre` (a compact group in the middle) or
+    /// `wide` (up to ten stones over most of the board, like match openings; the shard
+    /// names say `-wide`).
+    #[arg(long, value_name = "STYLE", default_value = "centre", value_enum)]
+    openings: Openings,
     /// Make only these shards of the run: `A..B` (shards A to B-1) or one shard `N`. Each is
     /// the shard the whole run makes under that number, so tasks on a cluster (cluster/,
     /// docs/cluster.md) can each make a part of one run.
     #[arg(long, value_name = "A..B", value_parser = shard_range)]
     shards: Option<Range<usize>>,
+}
+
+/// The `--openings` values.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Openings {
+    /// A compact group of two to six stones in the middle.
+    Centre,
+    /// Three to ten stones over most of the board.
+    Wide,
 }
 
 /// The `--shards` value: `A..B` with A < B, or `N` for `N..N+1`.
@@ -98,6 +113,10 @@ pub fn run(args: Args) -> ExitCode {
             size: args.size,
             rule: args.rule,
             nodes: args.nodes,
+            openings: match args.openings {
+                Openings::Centre => OpeningStyle::Centre,
+                Openings::Wide => OpeningStyle::Wide,
+            },
         },
         games: args.games,
         shard_games: args.shard_games,
