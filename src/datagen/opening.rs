@@ -49,8 +49,8 @@ pub enum OpeningStyle {
     Wide,
 }
 
-/// How far from the centre a wide opening's free stones may lie: all but the outermost
-/// line of the board (6 on 15x15, 9 on 20x20).
+/// How far from the centre a wide opening's free stones may lie: half the board less one
+/// (6 on 15x15, all but the outermost lines; 9 on 20x20).
 pub fn wide_reach(size: usize) -> usize {
     (size / 2).saturating_sub(1).max(1)
 }
