@@ -49,6 +49,26 @@ pub enum OpeningStyle {
     Wide,
 }
 
+impl OpeningStyle {
+    /// Every style.
+    pub const ALL: [OpeningStyle; 2] = [OpeningStyle::Centre, OpeningStyle::Wide];
+
+    /// The style's name on the command line (`centre`, `wide`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OpeningStyle::Centre => "centre",
+            OpeningStyle::Wide => "wide",
+        }
+    }
+
+    /// Parses a style's name.
+    pub fn parse(s: &str) -> Option<OpeningStyle> {
+        OpeningStyle::ALL
+            .into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
 /// How far from the centre a wide opening's free stones may lie: half the board less one
 /// (6 on 15x15, all but the outermost lines; 9 on 20x20).
 pub fn wide_reach(size: usize) -> usize {
@@ -121,26 +141,25 @@ pub fn random_opening(
     let mut moves = vec![first];
     let mut list = MoveList::new();
     while moves.len() < n {
+        let me = board.to_move();
         let lone = style == OpeningStyle::Wide && pick(WIDE_LONE_ODDS) == 0;
         if lone {
+            // Every point within the reach that a candidate could be: empty, and not
+            // forbidden to black under renju.
+            let check_forbid = me == Color::Black && rule.has_forbidden();
             list.clear();
             for y in lo..=hi {
                 for x in lo..=hi {
-                    list.push(Pos::new(x, y));
+                    let p = Pos::new(x, y);
+                    if board.is_empty(p) && !(check_forbid && board.is_forbidden(p)) {
+                        list.push(p);
+                    }
                 }
             }
         } else {
             generate(&mut board, GenKind::Candidates, &mut list);
         }
-        let me = board.to_move();
-        let safe: Vec<Pos> = list
-            .iter()
-            .filter(|&p| {
-                board.is_empty(p)
-                    && !board.makes_five(p, me)
-                    && !(me == Color::Black && rule.has_forbidden() && board.is_forbidden(p))
-            })
-            .collect();
+        let safe: Vec<Pos> = list.iter().filter(|&p| !board.makes_five(p, me)).collect();
         if safe.is_empty() {
             break;
         }
@@ -231,6 +250,15 @@ mod tests {
             let mut engine = Engine::new(15, Rule::Renju).expect("15x15");
             assert_eq!(engine.set_position(&moves), Ok(()), "{moves:?}");
         }
+    }
+
+    #[test]
+    fn styles_are_named_and_parsed() {
+        for style in OpeningStyle::ALL {
+            assert_eq!(OpeningStyle::parse(style.name()), Some(style));
+        }
+        assert_eq!(OpeningStyle::parse(" Wide "), Some(OpeningStyle::Wide));
+        assert_eq!(OpeningStyle::parse("far"), None);
     }
 
     #[test]

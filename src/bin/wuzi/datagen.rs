@@ -1,7 +1,7 @@
 //! `wuzi datagen`: self-play training data (`wuzi::datagen`), with a progress bar.
 
 use crate::rule_parser;
-use clap::builder::RangedU64ValueParser;
+use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -62,8 +62,9 @@ pub struct Args {
     /// Where the random opening stones go: `centre` (a compact group in the middle) or
     /// `wide` (up to ten stones over most of the board, like match openings; the shard
     /// names say `-wide`).
-    #[arg(long, value_name = "STYLE", default_value = "centre", value_enum)]
-    openings: Openings,
+    #[arg(long, value_name = "STYLE", default_value = "centre", ignore_case = true,
+          value_parser = openings_parser())]
+    openings: OpeningStyle,
     /// Make only these shards of the run: `A..B` (shards A to B-1) or one shard `N`. Each is
     /// the shard the whole run makes under that number, so tasks on a cluster (cluster/,
     /// docs/cluster.md) can each make a part of one run.
@@ -71,13 +72,10 @@ pub struct Args {
     shards: Option<Range<usize>>,
 }
 
-/// The `--openings` values.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Openings {
-    /// A compact group of two to six stones in the middle.
-    Centre,
-    /// Three to ten stones over most of the board.
-    Wide,
+/// The `--openings` values: the library's style names.
+fn openings_parser() -> impl TypedValueParser<Value = OpeningStyle> {
+    PossibleValuesParser::new(OpeningStyle::ALL.map(OpeningStyle::name))
+        .try_map(|s| OpeningStyle::parse(&s).ok_or_else(|| format!("unknown opening style '{s}'")))
 }
 
 /// The `--shards` value: `A..B` with A < B, or `N` for `N..N+1`.
@@ -113,10 +111,7 @@ pub fn run(args: Args) -> ExitCode {
             size: args.size,
             rule: args.rule,
             nodes: args.nodes,
-            openings: match args.openings {
-                Openings::Centre => OpeningStyle::Centre,
-                Openings::Wide => OpeningStyle::Wide,
-            },
+            openings: args.openings,
         },
         games: args.games,
         shard_games: args.shard_games,
