@@ -1,7 +1,7 @@
 //! The balanced openings made with Rapfi's `opengen` for the matches against other engines
 //! (`tests/data/openings/*_rapfi_opengen_*.offset.txt`, c-gomoku-cli's offset form): each
-//! opening is a legal game under its league's rule, and the tuning and confirmation sets of
-//! a league share no position.
+//! opening is a legal game under its league's rule, and no position is in a league's sets
+//! twice (its tuning sets and its confirmation set).
 
 use crate::common::project_data_dir;
 use std::collections::HashSet;
@@ -9,11 +9,12 @@ use wuzi::symmetry::Sym;
 use wuzi::types::{Color, Pos, Rule};
 use wuzi::Board;
 
-/// One league's pair of sets: board size, rule and the two files under `tests/data`.
+/// One league's sets: board size, rule and the files under `tests/data`, the tuning sets
+/// (as many as were made) and the confirmation set.
 struct League {
     size: usize,
     rule: Rule,
-    tune: &'static str,
+    tune: &'static [&'static str],
     confirm: &'static str,
 }
 
@@ -21,19 +22,25 @@ const LEAGUES: [League; 3] = [
     League {
         size: 15,
         rule: Rule::Renju,
-        tune: "openings/renju15_rapfi_opengen_tune.offset.txt",
+        tune: &[
+            "openings/renju15_rapfi_opengen_tune.offset.txt",
+            "openings/renju15_rapfi_opengen_tune2.offset.txt",
+        ],
         confirm: "openings/renju15_rapfi_opengen_confirm.offset.txt",
     },
     League {
         size: 15,
         rule: Rule::Standard,
-        tune: "openings/standard15_rapfi_opengen_tune.offset.txt",
+        tune: &[
+            "openings/standard15_rapfi_opengen_tune.offset.txt",
+            "openings/standard15_rapfi_opengen_tune2.offset.txt",
+        ],
         confirm: "openings/standard15_rapfi_opengen_confirm.offset.txt",
     },
     League {
         size: 20,
         rule: Rule::Freestyle,
-        tune: "openings/freestyle20_rapfi_opengen_tune.offset.txt",
+        tune: &["openings/freestyle20_rapfi_opengen_tune.offset.txt"],
         confirm: "openings/freestyle20_rapfi_opengen_confirm.offset.txt",
     },
 ];
@@ -133,7 +140,7 @@ fn canonical(moves: &[Pos], size: usize) -> Vec<u16> {
 #[test]
 fn opengen_openings_are_legal_games_of_their_rule() {
     for league in &LEAGUES {
-        for rel in [league.tune, league.confirm] {
+        for &rel in league.tune.iter().chain([&league.confirm]) {
             let openings = load_offsets(rel, league.size);
             assert!(
                 openings.len() >= MIN_OPENINGS,
@@ -150,12 +157,11 @@ fn opengen_openings_are_legal_games_of_their_rule() {
 }
 
 #[test]
-fn opengen_tuning_and_confirmation_sets_share_no_position() {
+fn opengen_sets_of_a_league_share_no_position() {
     for league in &LEAGUES {
-        let tune = load_offsets(league.tune, league.size);
-        let confirm = load_offsets(league.confirm, league.size);
         let mut seen = HashSet::new();
-        for (rel, set) in [(league.tune, &tune), (league.confirm, &confirm)] {
+        for &rel in league.tune.iter().chain([&league.confirm]) {
+            let set = load_offsets(rel, league.size);
             for (i, moves) in set.iter().enumerate() {
                 assert!(
                     seen.insert(canonical(moves, league.size)),
