@@ -4,9 +4,9 @@
 
 use crate::engine::{Config, Engine, Level};
 use crate::eval::Evaluation;
-use crate::movegen::{generate, GenKind, MoveList};
+use crate::movegen::{generate, legal_in_square, GenKind, MoveList};
 use crate::search::Limits;
-use crate::types::{Color, Pos, Rule};
+use crate::types::{Pos, Rule};
 use rand_xoshiro::rand_core::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -144,18 +144,7 @@ pub fn random_opening(
         let me = board.to_move();
         let lone = style == OpeningStyle::Wide && pick(WIDE_LONE_ODDS) == 0;
         if lone {
-            // Every point within the reach that a candidate could be: empty, and not
-            // forbidden to black under renju.
-            let check_forbid = me == Color::Black && rule.has_forbidden();
-            list.clear();
-            for y in lo..=hi {
-                for x in lo..=hi {
-                    let p = Pos::new(x, y);
-                    if board.is_empty(p) && !(check_forbid && board.is_forbidden(p)) {
-                        list.push(p);
-                    }
-                }
-            }
+            legal_in_square(&mut board, lo, hi, &mut list);
         } else {
             generate(&mut board, GenKind::Candidates, &mut list);
         }
@@ -237,6 +226,7 @@ pub fn balanced_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Color;
     use rand_xoshiro::rand_core::SeedableRng;
 
     #[test]

@@ -87,12 +87,38 @@ pub fn legal_moves(board: &mut Board, list: &mut MoveList) {
     if !list.is_empty() {
         return;
     }
-    let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    let check_forbid = forbid_applies(board);
     for &p in board.cells() {
-        if board.is_empty(p) && !(check_forbid && board.is_forbidden(p)) {
+        if legal_point(board, p, check_forbid) {
             list.push(p);
         }
     }
+}
+
+/// Every point of the square `lo..=hi` (both coordinates) that the side to move may play,
+/// row by row: empty, and never a forbidden point for black under renju. For a caller that
+/// places stones anywhere in a region rather than near the stones (random openings).
+pub fn legal_in_square(board: &mut Board, lo: usize, hi: usize, list: &mut MoveList) {
+    list.clear();
+    let check_forbid = forbid_applies(board);
+    for y in lo..=hi {
+        for x in lo..=hi {
+            let p = Pos::new(x, y);
+            if legal_point(board, p, check_forbid) {
+                list.push(p);
+            }
+        }
+    }
+}
+
+/// Must the side to move keep off forbidden points (black under renju)?
+fn forbid_applies(board: &Board) -> bool {
+    board.to_move() == Color::Black && board.rule().has_forbidden()
+}
+
+/// May the side to move play `p`: empty, and not forbidden where `check_forbid` says so.
+fn legal_point(board: &mut Board, p: Pos, check_forbid: bool) -> bool {
+    board.is_empty(p) && !(check_forbid && board.is_forbidden(p))
 }
 
 /// Defences when the opponent threatens to win next move (has a five point): the
