@@ -5,8 +5,9 @@
 //! (`leaf_vcf_nodes=N root_threat_nodes=N ...`, the keys of `search::Params`), `threads=N`,
 //! `soft=PERCENT`, `eval=EVAL`
 //! (`default`, `classical` or a net file). Match options, from
-//! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`; default the
-//! 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
+//! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`, or a file
+//! named `*.offset.txt` in the offset form of tournament managers, whose rule `RULE=NAME`
+//! gives; default the 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
 //! 0.05 decides; N_OPENINGS is then the most it plays), `SIZE=N` (the board size of the
 //! openings, default 15; each row gives its rule), `CLOCK=MATCH_MS/TURN_MS` (a game clock
 //! for each side, as a manager's `timeout_match` and `timeout_turn`, instead of a time a
@@ -17,8 +18,8 @@
 use std::time::{Duration, Instant};
 use wuzi::engine::{Config, Engine, GameStatus, Level};
 use wuzi::search::timeman::TimeControl;
-use wuzi::suite::{load_suite, SuiteRow};
-use wuzi::{Color, Limits};
+use wuzi::suite::{load_offset_openings, load_suite, SuiteRow};
+use wuzi::{Color, Limits, Rule};
 
 /// The engine configuration of one side's flags.
 fn config(flags: &[String]) -> Result<Config, String> {
@@ -295,7 +296,11 @@ struct Settings {
 }
 
 const USAGE: &str = "usage: selfplay MS_PER_MOVE|nNODES [N_OPENINGS] [A-flags] -- [B-flags] \
-                     (environment: OPENINGS=FILE SPRT=ELO0,ELO1 SIZE=N CLOCK=MATCH_MS/TURN_MS)";
+                     (environment: OPENINGS=FILE [RULE=NAME] SPRT=ELO0,ELO1 SIZE=N \
+                     CLOCK=MATCH_MS/TURN_MS)";
+
+/// The file-name ending of an opening file in the offset form.
+const OFFSET_SUFFIX: &str = ".offset.txt";
 
 fn settings() -> Result<Settings, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -312,13 +317,22 @@ fn settings() -> Result<Settings, String> {
     let b_flags = args.get(sep + 1..).map(|s| s.to_vec()).unwrap_or_default();
     let openings = std::env::var("OPENINGS")
         .unwrap_or_else(|_| "tests/data/openings/freestyle15_piskvork_openings.tsv".into());
-    let rows = load_suite(std::path::Path::new(&openings)).map_err(|e| e.to_string())?;
     let size: usize = match std::env::var("SIZE") {
         Ok(s) => s
             .parse()
             .map_err(|_| format!("SIZE={s}: expected a board size"))?,
         Err(_) => 15,
     };
+    let path = std::path::Path::new(&openings);
+    let rows = if openings.ends_with(OFFSET_SUFFIX) {
+        let name = std::env::var("RULE")
+            .map_err(|_| format!("OPENINGS={openings}: the offset form needs RULE=NAME"))?;
+        let rule = Rule::parse(&name).ok_or_else(|| format!("RULE={name}: unknown rule"))?;
+        load_offset_openings(path, size, rule)
+    } else {
+        load_suite(path)
+    }
+    .map_err(|e| e.to_string())?;
     let sprt = match std::env::var("SPRT") {
         Ok(s) => {
             let bounds = s.split_once(',').and_then(|(a, b)| {

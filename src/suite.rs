@@ -1,10 +1,14 @@
 //! Position suites in the tab-separated format of `../shared/data` (id, rule, moves,
-//! to_move, task, answers, non_answers, note).
+//! to_move, task, answers, non_answers, note), and openings in the offset form of
+//! tournament managers read as rows of such a suite.
 
 use crate::board::{Board, MoveListError};
 use crate::notation::{parse_move_list, parse_xy, NotationError};
 use crate::types::{Color, Pos, Rule};
 use std::path::PathBuf;
+
+mod offset;
+pub use offset::{load_offset_openings, parse_offset_openings, OPENING_TASK};
 
 /// Why a suite, a row of it or a row's position cannot be read.
 // The errors inside `Line` and `Read` are not `#[source]`s: their messages already hold
@@ -32,6 +36,9 @@ pub enum SuiteError {
         /// The row's id.
         id: String,
     },
+    /// A line of an offset-form opening file that does not parse (see [`parse_offset_openings`]).
+    #[error("{0}")]
+    Offset(String),
     /// A bad row of a suite's text.
     #[error("line {line}: {error}")]
     Line {

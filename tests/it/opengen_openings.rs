@@ -5,6 +5,7 @@
 
 use crate::common::project_data_dir;
 use std::collections::HashSet;
+use wuzi::suite::load_offset_openings;
 use wuzi::symmetry::Sym;
 use wuzi::types::{Color, Pos, Rule};
 use wuzi::Board;
@@ -48,44 +49,13 @@ const LEAGUES: [League; 3] = [
 /// The fewest openings a set of one league holds (each half of a few hundred).
 const MIN_OPENINGS: usize = 100;
 
-/// Reads a file of openings in the offset form: a line an opening, `x,y` pairs from the
-/// centre (`size / 2`), black first.
-fn load_offsets(rel: &str, size: usize) -> Vec<Vec<Pos>> {
+/// Reads a file of openings in the offset form with the library's reader.
+fn load_offsets(rel: &str, size: usize, rule: Rule) -> Vec<Vec<Pos>> {
     let path = project_data_dir().join(rel);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let centre = (size / 2) as i64;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            let nums: Vec<i64> = line
-                .split(',')
-                .map(|t| {
-                    t.trim()
-                        .parse()
-                        .unwrap_or_else(|e| panic!("{rel}:{}: {t:?}: {e}", i + 1))
-                })
-                .collect();
-            assert!(
-                !nums.is_empty() && nums.len() % 2 == 0,
-                "{rel}:{}: odd count",
-                i + 1
-            );
-            nums.chunks(2)
-                .map(|c| {
-                    let (x, y) = (c[0] + centre, c[1] + centre);
-                    assert!(
-                        (0..size as i64).contains(&x) && (0..size as i64).contains(&y),
-                        "{rel}:{}: {},{} is off the board",
-                        i + 1,
-                        c[0],
-                        c[1]
-                    );
-                    Pos::new(x as usize, y as usize)
-                })
-                .collect()
-        })
+    load_offset_openings(&path, size, rule)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|row| row.moves)
         .collect()
 }
 
@@ -141,7 +111,7 @@ fn canonical(moves: &[Pos], size: usize) -> Vec<u16> {
 fn opengen_openings_are_legal_games_of_their_rule() {
     for league in &LEAGUES {
         for &rel in league.tune.iter().chain([&league.confirm]) {
-            let openings = load_offsets(rel, league.size);
+            let openings = load_offsets(rel, league.size, league.rule);
             assert!(
                 openings.len() >= MIN_OPENINGS,
                 "{rel}: {} openings",
@@ -161,7 +131,7 @@ fn opengen_sets_of_a_league_share_no_position() {
     for league in &LEAGUES {
         let mut seen = HashSet::new();
         for &rel in league.tune.iter().chain([&league.confirm]) {
-            let set = load_offsets(rel, league.size);
+            let set = load_offsets(rel, league.size, league.rule);
             for (i, moves) in set.iter().enumerate() {
                 assert!(
                     seen.insert(canonical(moves, league.size)),
