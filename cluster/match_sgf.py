@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The result of a c-gomoku-cli match, read from its SGF (`-sgf FILE`), from the board.
 
-  match_sgf.py GAMES.sgf --engine wuzi [--clock SECONDS] [--json]
+  match_sgf.py GAMES.sgf [MORE.sgf ...] --engine wuzi [--clock SECONDS]
+      [--sprt ELO0,ELO1] [--json]
 
 c-gomoku-cli's own score credits a game in which an engine never answered START to
 whoever was to move, and its RE tag is its judgement. This reads every game again: a
@@ -15,26 +16,29 @@ It prints the engine's W-L-D, as each colour, the score with its Elo (trinomial,
 the pentanomial Elo over whole pairs (an opening's two games, one with each colour), the
 terminations, and how each engine spent its time: each move's time is the comment
 c-gomoku-cli writes after it (`C[123ms]`); with --clock (the game clock in seconds, the
-MATCH of `tc=MATCH/TURN`) also the share of it spent a game.
+MATCH of `tc=MATCH/TURN`) also the share of it spent a game. Several files (a match
+played in parts, on other openings) are tallied as one. With --sprt, the sequential test
+over the pairs (alpha = beta = 0.05): its log-likelihood ratio, bounds and decision.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
+import os
 import re
 import sys
 from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from wuzicluster import stats  # noqa: E402
 
 # c-gomoku-cli's rule codes (its `-rule`), as RU[...] in its SGF.
 FREESTYLE, STANDARD, RENJU = 0, 1, 4
 
 # The move-number buckets (each side's own moves, 1-based, inclusive) of the time table.
 BUCKETS = [(1, 5), (6, 10), (11, 15), (16, 20), (21, 30), (31, 40), (41, 60), (61, 1000)]
-
-# The z value of a two-sided 95% interval.
-Z95 = 1.959964
 
 DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
 
@@ -143,34 +147,6 @@ def outcome(g: Game) -> tuple[str, str]:
     return "D", "draw"
 
 
-def trinomial_elo(w: int, l: int, d: int) -> tuple[float, float, float]:
-    """Elo with its 95% interval from wins, losses and draws (games independent)."""
-    n = w + l + d
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    s = (w + 0.5 * d) / n
-    var = (w * (1 - s) ** 2 + l * s**2 + d * (0.5 - s) ** 2) / n
-    half = Z95 * math.sqrt(var / n)
-    return elo(s), elo(s - half), elo(s + half)
-
-
-def pentanomial_elo(pairs: list[float]) -> tuple[float, float, float]:
-    """Elo with its 95% interval from whole pairs (each pair's score, 0 to 2)."""
-    n = len(pairs)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    per = [p / 2 for p in pairs]
-    s = sum(per) / n
-    var = sum((p - s) ** 2 for p in per) / n
-    half = Z95 * math.sqrt(var / n)
-    return elo(s), elo(s - half), elo(s + half)
-
-
-def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400 * math.log10(1 / score - 1)
-
-
 def tally(games: list[Game], engine: str, clock_s: float | None = None) -> dict:
     """Everything the report prints, as a dict (see the module's doc)."""
     by_opening: dict[str, list[Game]] = {}
@@ -234,13 +210,14 @@ def tally(games: list[Game], engine: str, clock_s: float | None = None) -> dict:
         "losses": l,
         "draws": d,
         "score": (w + 0.5 * d) / n if n else 0.0,
-        "elo_trinomial": trinomial_elo(w, l, d),
+        "elo_trinomial": stats.trinomial_interval(w, l, d),
         "as_black": colour_stats["B"],
         "as_white": colour_stats["W"],
         "pairs": len(pairs),
         "pair_counts": {str(k): pairs.count(k) for k in (0.0, 0.5, 1.0, 1.5, 2.0)},
+        "penta": stats.penta_of(pairs),
         "pair_score": sum(pairs) / (2 * len(pairs)) if pairs else 0.0,
-        "elo_pentanomial": pentanomial_elo(pairs),
+        "elo_pentanomial": stats.elo_interval(stats.penta_of(pairs)),
         "terminations": terminations,
         "time_losses": time_losses,
         "time": {},
@@ -261,6 +238,18 @@ def tally(games: list[Game], engine: str, clock_s: float | None = None) -> dict:
     return report
 
 
+def sprt(r: dict, elo0: float, elo1: float) -> dict:
+    """The sequential test over the report's pairs (alpha = beta = 0.05)."""
+    lo, hi = stats.bounds(0.05, 0.05)
+    return {
+        "elo0": elo0,
+        "elo1": elo1,
+        "llr": stats.llr(r["penta"], elo0, elo1),
+        "bounds": (lo, hi),
+        "decision": stats.decision(r["penta"], elo0, elo1),
+    }
+
+
 def text(r: dict) -> str:
     """The report as lines of text."""
     e = r["elo_trinomial"]
@@ -278,6 +267,11 @@ def text(r: dict) -> str:
         f"lost on time: {r['engine']} {r['time_losses'][r['engine']]}, "
         f"opponent {r['time_losses']['opponent']}",
     ]
+    if "sprt" in r:
+        t = r["sprt"]
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[t["decision"]]
+        lines.append(f"SPRT [{t['elo0']:g}, {t['elo1']:g}]: LLR {t['llr']:.2f} "
+                     f"({t['bounds'][0]:.2f}, {t['bounds'][1]:.2f}), {verdict}")
     for who, t in r["time"].items():
         share = ""
         if "mean_share_of_clock" in t:
@@ -293,18 +287,32 @@ def text(r: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("sgf", help="the match's SGF file (c-gomoku-cli -sgf)")
+    ap.add_argument("sgf", nargs="+", help="the match's SGF files (c-gomoku-cli -sgf)")
     ap.add_argument("--engine", required=True, help="the engine's name in the match")
     ap.add_argument("--clock", type=float, help="the game clock in seconds (tc=MATCH/TURN)")
+    ap.add_argument("--sprt", metavar="ELO0,ELO1",
+                    help="the sequential test over the pairs, e.g. 20,50")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     a = ap.parse_args(argv)
-    try:
-        with open(a.sgf, encoding="utf-8", errors="replace") as f:
-            games = parse(f.read())
-    except (OSError, ValueError) as e:
-        print(f"match_sgf.py: {a.sgf}: {e}", file=sys.stderr)
-        return 2
+    test = None
+    if a.sprt is not None:
+        try:
+            elo0, elo1 = (float(v) for v in a.sprt.split(","))
+        except ValueError:
+            print(f"match_sgf.py: --sprt {a.sprt}: expected ELO0,ELO1", file=sys.stderr)
+            return 2
+        test = (elo0, elo1)
+    games: list[Game] = []
+    for path in a.sgf:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                games += parse(f.read())
+        except (OSError, ValueError) as e:
+            print(f"match_sgf.py: {path}: {e}", file=sys.stderr)
+            return 2
     r = tally(games, a.engine, a.clock)
+    if test is not None:
+        r["sprt"] = sprt(r, *test)
     print(json.dumps(r, indent=1) if a.json else text(r), end="")
     return 0
 

@@ -4,6 +4,8 @@ their pair, losses on time kept, and the time a move read from the comments."""
 
 from __future__ import annotations
 
+import json
+
 import match_sgf
 
 HEAD = "(;FF[4]GM[4]GN[{n}]EV[x]DT[2026.12.04 19:00:00]RO[1.{r}]RU[{rule}]SZ[15]PB[{b}]PW[{w}]RE[{re}]TE[{te}]\n"
@@ -65,3 +67,23 @@ def test_left_out_and_pairs() -> None:
     # wuzi's moves as black in game 0: 200, 400, 600 ms (white moves first after the opening).
     assert r["time"]["wuzi"]["max_ms_a_game"] == 1200
     assert "wuzi: " in match_sgf.text(r)
+
+
+def test_files_together_and_the_sequential_test(tmp_path, capsys) -> None:
+    # Two parts of a renju match, one opening each: wuzi wins both games of the first
+    # and splits the second; tallied together, two whole pairs.
+    part1 = game(0, 4, "wuzi", "rapfi", "B+1", "five", BLACK_FIVE) + game(
+        1, 4, "rapfi", "wuzi", "W+1", "five", BLACK_SIX_THEN_WHITE)
+    part2 = (game(0, 4, "wuzi", "rapfi", "B+1", "five", BLACK_FIVE)
+             + game(1, 4, "rapfi", "wuzi", "B+1", "five", BLACK_FIVE)).replace("B[hi]", "B[gi]")
+    files = []
+    for i, text in enumerate((part1, part2)):
+        f = tmp_path / f"part{i}.sgf"
+        f.write_text(text)
+        files.append(str(f))
+    assert match_sgf.main([*files, "--engine", "wuzi", "--sprt", "0,10", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["pairs"] == 2 and r["penta"] == [0, 0, 1, 0, 1]
+    assert r["sprt"]["decision"] is None and r["sprt"]["llr"] > 0
+    assert match_sgf.main([files[0], "--engine", "wuzi", "--sprt", "ten"]) == 2
+    assert match_sgf.main([str(tmp_path / "missing.sgf"), "--engine", "wuzi"]) == 2

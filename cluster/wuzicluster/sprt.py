@@ -5,16 +5,13 @@ Each task plays one game pair, both colours of one opening of a suite file, with
 manager's limits a move) and returns its JSON line with the build's identity. The driver
 keeps as many pairs in flight as the cluster has CPUs, counts the pairs as they finish
 (the pentanomial tally: pairs by A's points, 0 to 2 in halves), runs the sequential test
-after each, and cancels the pairs in flight when it decides. The statistics are those of
-`examples/selfplay.rs`: the generalised SPRT in its normal approximation over pair scores,
-as tournament testers compute it, and the Elo with its 95% interval from the pairs'
-variance.
+after each, and cancels the pairs in flight when it decides. The statistics are `stats`'s,
+those of `examples/selfplay.rs`.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import shlex
 import time
@@ -23,55 +20,13 @@ from dataclasses import dataclass, field
 import ray
 
 from . import build as builds
+from .stats import bounds, elo_interval, llr
 
 #: Fewest pairs before the test may stop: the ratio takes the variance from the pairs
 #: seen, and a handful of alike pairs make it tiny and the ratio huge (as selfplay.rs).
 MIN_PAIRS = 20
 #: How often Ray runs a pair again after its worker died or its engine was killed.
 MAX_RETRIES = 3
-
-
-def expected(elo: float) -> float:
-    """The expected score of an Elo difference."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def elo_of(score: float) -> float:
-    """The Elo difference of an expected score."""
-    s = min(max(score, 1e-6), 1.0 - 1e-6)
-    return -400.0 * math.log10(1.0 / s - 1.0)
-
-
-def pair_stats(penta: list[int]) -> tuple[float, float, int]:
-    """The mean pair score (a fraction of the pair's two points), its variance over the
-    pairs, and the number of pairs, from the counts of pairs by A's points (0, 0.5 .. 2)."""
-    n = sum(penta)
-    if n == 0:
-        return 0.5, 0.0, 0
-    mean = sum(c * i / 4 for i, c in enumerate(penta)) / n
-    var = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(penta)) / n
-    return mean, var, n
-
-
-def llr(penta: list[int], elo0: float, elo1: float) -> float:
-    """The log-likelihood ratio of "A is `elo1` better" against "`elo0`"."""
-    mean, var, n = pair_stats(penta)
-    if var <= 0.0:
-        return 0.0
-    s0, s1 = expected(elo0), expected(elo1)
-    return (s1 - s0) * (2.0 * mean - s0 - s1) * n / (2.0 * var)
-
-
-def bounds(alpha: float, beta: float) -> tuple[float, float]:
-    """The test's bounds on the LLR: H0 below the first, H1 above the second."""
-    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
-
-
-def elo_interval(penta: list[int]) -> tuple[float, float, float]:
-    """The Elo of the pairs' score and its 95% interval."""
-    mean, var, n = pair_stats(penta)
-    se = math.sqrt(var / max(n, 1))
-    return elo_of(mean), elo_of(mean - 1.96 * se), elo_of(mean + 1.96 * se)
 
 
 def suite_ids(path: str) -> list[str]:
