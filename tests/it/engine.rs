@@ -245,11 +245,10 @@ fn defends_against_vcf_renju() {
     assert_defends_in_release("tactics/renju_defend_vcf.tsv", 3);
 }
 
-/// Every `every`-th row of a defend suite at 300,000 nodes a move: at least 99% defended.
 /// Renju positions where a player of a real game (wuzi or Rapfi, 0.5 s a move) left the
-/// opponent's long threat sequence standing though moves that stop it exist: at 1,000,000
-/// nodes the engine plays a proven stop in at least 12 of the 17 (13 on 2026-12-06; 8
-/// before the root's second look at an undecided move, `ROOT_RECHECK_TIME_DIV`).
+/// opponent's long threat sequence standing though moves that stop it exist (the row's
+/// answers: every stop the review proves, `examples/suite_stops.rs`): at 1,000,000 nodes
+/// the engine plays a proven stop in at least 12 of the 17.
 #[test]
 #[ignore = "long: run in release"]
 fn defends_against_long_vcts_of_renju_games() {
@@ -267,6 +266,7 @@ fn defends_against_long_vcts_of_renju_games() {
     assert!(good >= 12, "{good} of 17");
 }
 
+/// Every `every`-th row of a defend suite at 300,000 nodes a move: at least 99% defended.
 fn assert_defends_in_release(file: &str, every: usize) {
     let rows = sample(suite(file), every);
     let share = defend_share(&rows, 300_000);
