@@ -13,9 +13,10 @@ use thiserror::Error;
 /// `nets/README.md`). It was trained on freestyle games alone; it plays standard and caro
 /// because it beats the classical evaluation there (`docs/strength.md`).
 pub const BUILTIN_NET: &[u8] = include_bytes!("../../nets/freestyle15-results.wznet");
-/// The built-in net of 15x15 renju: `nets/renju15-window.wznet`, a version-6 net trained on
-/// renju games (`nets/README.md`).
-pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-window.wznet");
+/// The built-in net of 15x15 renju: `nets/renju15-s1to7.wznet`, a version-8 net (pair rows
+/// for each colour to move) trained on renju games, among them games from wide openings
+/// (`nets/README.md`).
+pub const BUILTIN_RENJU_NET: &[u8] = include_bytes!("../../nets/renju15-s1to7.wznet");
 /// The built-in net of 20x20 freestyle: `nets/freestyle20-gen2.wznet`, a version-6 net, the
 /// 15x15 freestyle net trained on 20x20 games (`nets/README.md`).
 pub const BUILTIN_20_NET: &[u8] = include_bytes!("../../nets/freestyle20-gen2.wznet");
