@@ -3,17 +3,16 @@
 //! `selfplay MS_PER_MOVE [N_OPENINGS] [A-flags] -- [B-flags]` (`nN` instead of a time: N
 //! nodes a move). Flags of either side: the search parameters as `key=value`
 //! (`leaf_vcf_nodes=N root_threat_nodes=N ...`, the keys of `search::Params`), `threads=N`,
-//! `soft=PERCENT`, `eval=EVAL`
-//! (`default`, `classical` or a net file). Match options, from
+//! `soft=PERCENT`, `eval=EVAL` (`default`, `classical` or a net file). Match options, from
 //! the environment: `OPENINGS=FILE` (a suite file, e.g. from `wuzi openings`, or a file
 //! named `*.offset.txt` in the offset form of tournament managers, whose rule `RULE=NAME`
-//! gives; default the 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial SPRT at alpha = beta =
-//! 0.05 decides; N_OPENINGS is then the most it plays), `SIZE=N` (the board size of the
-//! openings, default 15; each row gives its rule), `CLOCK=MATCH_MS/TURN_MS` (a game clock
-//! for each side, as a manager's `timeout_match` and `timeout_turn`, instead of a time a
-//! move: each move's limits come from the brain's time manager with the time left, a side
-//! whose clock runs out loses, and the time each side spent per move is reported). Needs
-//! the feature `tuning`:
+//! gives; default the 40 Piskvork openings), `SPRT=ELO0,ELO1` (stop when a pentanomial
+//! SPRT at alpha = beta = 0.05 decides; N_OPENINGS is then the most it plays), `SIZE=N`
+//! (the board size of the openings, default 15; a suite's rows give their rule),
+//! `CLOCK=MATCH_MS/TURN_MS` (a game clock for each side, as a manager's `timeout_match` and
+//! `timeout_turn`, instead of a time a move: each move's limits come from the brain's time
+//! manager with the time left, a side whose clock runs out loses, and the time each side
+//! spent per move is reported). Needs the feature `tuning`:
 //! `cargo run --release --features tuning --example selfplay -- ...`.
 use std::time::{Duration, Instant};
 use wuzi::engine::{Config, Engine, GameStatus, Level};
