@@ -1,6 +1,7 @@
 //! Openings in the offset form of Gomocup tournament managers (c-gomoku-cli's
-//! `-openings type=offset`, the form Rapfi's `opengen` writes): a line an opening, its
-//! moves as `x,y` pairs counted from the board's centre (`size / 2`), black first. The
+//! `-openings type=offset`, the form of the sets made with Rapfi's `opengen` in
+//! `tests/data/openings`): a line an opening, its moves as `x,y` pairs counted from the
+//! board's centre (`size / 2`), black first. The
 //! form holds neither rule nor size, so the reader is told both; each opening becomes a
 //! suite row, so that whatever plays suites (self-play matches among them) plays these too.
 
