@@ -168,11 +168,15 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteRow>, SuiteError> {
 
 /// Reads and parses a suite file.
 pub fn load_suite(path: &std::path::Path) -> Result<Vec<SuiteRow>, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SuiteError::Read {
+    parse_suite(&read_text(path)?)
+}
+
+/// A suite's or an opening file's text; a file that cannot be read is named in the error.
+fn read_text(path: &std::path::Path) -> Result<String, SuiteError> {
+    std::fs::read_to_string(path).map_err(|error| SuiteError::Read {
         path: path.into(),
         error,
-    })?;
-    parse_suite(&text)
+    })
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! Openings in the offset form of Gomocup tournament managers (c-gomoku-cli's
 //! `-openings type=offset`, the form of the sets made with Rapfi's `opengen` in
 //! `tests/data/openings`): a line an opening, its moves as `x,y` pairs counted from the
-//! board's centre (`size / 2`), black first. The
-//! form holds neither rule nor size, so the reader is told both; each opening becomes a
-//! suite row, so that whatever plays suites (self-play matches among them) plays these too.
+//! board's centre (`size / 2`), black first. The form holds neither rule nor size, so the
+//! reader is told both; each opening becomes a suite row, so that every program that plays
+//! from a suite's positions plays from these too.
 
-use super::{PointSet, SuiteError, SuiteRow};
+use super::{read_text, PointSet, SuiteError, SuiteRow};
 use crate::types::{Color, Pos, Rule};
 
 /// The task the rows of an opening file carry: a position to play on from, not to solve.
@@ -87,10 +87,7 @@ pub fn load_offset_openings(
     size: usize,
     rule: Rule,
 ) -> Result<Vec<SuiteRow>, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|error| SuiteError::Read {
-        path: path.into(),
-        error,
-    })?;
+    let text = read_text(path)?;
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
