@@ -238,18 +238,6 @@ def tally(games: list[Game], engine: str, clock_s: float | None = None) -> dict:
     return report
 
 
-def sprt(r: dict, elo0: float, elo1: float) -> dict:
-    """The sequential test over the report's pairs (alpha = beta = 0.05)."""
-    lo, hi = stats.bounds(0.05, 0.05)
-    return {
-        "elo0": elo0,
-        "elo1": elo1,
-        "llr": stats.llr(r["penta"], elo0, elo1),
-        "bounds": (lo, hi),
-        "decision": stats.decision(r["penta"], elo0, elo1),
-    }
-
-
 def text(r: dict) -> str:
     """The report as lines of text."""
     e = r["elo_trinomial"]
@@ -268,10 +256,7 @@ def text(r: dict) -> str:
         f"opponent {r['time_losses']['opponent']}",
     ]
     if "sprt" in r:
-        t = r["sprt"]
-        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[t["decision"]]
-        lines.append(f"SPRT [{t['elo0']:g}, {t['elo1']:g}]: LLR {t['llr']:.2f} "
-                     f"({t['bounds'][0]:.2f}, {t['bounds'][1]:.2f}), {verdict}")
+        lines.append(stats.sprt_text(r["sprt"]))
     for who, t in r["time"].items():
         share = ""
         if "mean_share_of_clock" in t:
@@ -294,14 +279,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="the sequential test over the pairs, e.g. 20,50")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     a = ap.parse_args(argv)
-    test = None
-    if a.sprt is not None:
-        try:
-            elo0, elo1 = (float(v) for v in a.sprt.split(","))
-        except ValueError:
-            print(f"match_sgf.py: --sprt {a.sprt}: expected ELO0,ELO1", file=sys.stderr)
-            return 2
-        test = (elo0, elo1)
+    try:
+        test = stats.parse_test(a.sprt) if a.sprt is not None else None
+    except ValueError as e:
+        print(f"match_sgf.py: {e}", file=sys.stderr)
+        return 2
     games: list[Game] = []
     for path in a.sgf:
         try:
@@ -312,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     r = tally(games, a.engine, a.clock)
     if test is not None:
-        r["sprt"] = sprt(r, *test)
+        r["sprt"] = stats.sprt_report(r["penta"], *test)
     print(json.dumps(r, indent=1) if a.json else text(r), end="")
     return 0
 

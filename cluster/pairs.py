@@ -39,12 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         runs = [parse_tally(t) for t in a.tallies]
-        test = None
-        if a.sprt is not None:
-            parts = a.sprt.split(",")
-            if len(parts) != 2:
-                raise ValueError(f"--sprt {a.sprt}: expected ELO0,ELO1")
-            test = (float(parts[0]), float(parts[1]))
+        test = stats.parse_test(a.sprt) if a.sprt is not None else None
     except ValueError as e:
         print(f"pairs.py: {e}", file=sys.stderr)
         return 2
@@ -56,11 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pairs {total}: {n} pairs, {points:g} of {2 * n} points ({score:.1f}%), "
           f"Elo {elo:+.0f} [{lo:+.0f}, {hi:+.0f}]")
     if test is not None:
-        b0, b1 = stats.bounds(0.05, 0.05)
-        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[
-            stats.decision(total, *test)]
-        print(f"SPRT [{test[0]:g}, {test[1]:g}]: LLR {stats.llr(total, *test):.2f} "
-              f"({b0:.2f}, {b1:.2f}), {verdict}")
+        print(stats.sprt_text(stats.sprt_report(total, *test)))
     return 0
 
 

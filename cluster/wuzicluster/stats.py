@@ -66,6 +66,36 @@ def decision(penta: list[int], elo0: float, elo1: float, alpha: float = 0.05,
     return "H1" if r >= hi else "H0" if r <= lo else None
 
 
+def parse_test(text: str) -> tuple[float, float]:
+    """The bounds of a sequential test given as `ELO0,ELO1`; ValueError names a bad one."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"--sprt {text}: expected ELO0,ELO1") from None
+
+
+def sprt_report(penta: list[int], elo0: float, elo1: float) -> dict:
+    """The sequential test over a tally at alpha = beta = 0.05: its bounds, ratio and
+    decision, as `sprt_text` prints them."""
+    return {
+        "elo0": elo0,
+        "elo1": elo1,
+        "llr": llr(penta, elo0, elo1),
+        "bounds": bounds(0.05, 0.05),
+        "decision": decision(penta, elo0, elo1),
+    }
+
+
+def sprt_text(t: dict) -> str:
+    """One line of a `sprt_report`: `SPRT [0, 10]: LLR 1.72 (-2.94, 2.94), undecided`."""
+    verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[t["decision"]]
+    return (f"SPRT [{t['elo0']:g}, {t['elo1']:g}]: LLR {t['llr']:.2f} "
+            f"({t['bounds'][0]:.2f}, {t['bounds'][1]:.2f}), {verdict}")
+
+
 def elo_interval(penta: list[int]) -> tuple[float, float, float]:
     """The Elo of the pairs' score and its 95% interval."""
     mean, var, n = pair_stats(penta)
