@@ -82,6 +82,34 @@ def positions(data: bytes, games: int | None = None, size: int | None = None) ->
     return searched
 
 
+@dataclass
+class Tally:
+    """What a set of shards holds: shards, games, searched positions, and the games won by
+    black, won by white and drawn (the header's outcome: 0, 1, 2)."""
+
+    shards: int = 0
+    games: int = 0
+    positions: int = 0
+    black: int = 0
+    white: int = 0
+    draws: int = 0
+
+    def add(self, data: bytes) -> None:
+        """Adds one shard's bytes, checked as `positions` checks them (`ShardError`)."""
+        searched = positions(data)
+        off, won = 8, [0, 0, 0]
+        while off < len(data):
+            outcome, plies = data[off + 2], struct.unpack_from("<H", data, off + 4)[0]
+            won[outcome] += 1
+            off += GAME_HEADER + plies * PLY_BYTES
+        self.shards += 1
+        self.games += sum(won)
+        self.positions += searched
+        self.black += won[0]
+        self.white += won[1]
+        self.draws += won[2]
+
+
 def complete(path: str | os.PathLike, run: Run) -> bool:
     """Is `path` a whole shard of `run` (as `wuzi datagen` judges: readable, all its games)?"""
     try:
