@@ -56,13 +56,13 @@ class ShardError(ValueError):
     """Bytes that are not a whole shard."""
 
 
-def positions(data: bytes, games: int | None = None, size: int | None = None) -> int:
-    """The searched positions of a shard's bytes, after checking them: the magic, every
-    game's header and plies whole, a known rule and outcome, and (when given) the number of
-    games and the board size. Raises `ShardError` with the offset and the reason."""
+def read_games(data: bytes, size: int | None = None) -> list[tuple[int, int, int]]:
+    """The games of a shard's bytes as (outcome, opening plies, plies), after checking
+    them: the magic, every game's header and plies whole, a known rule and outcome, and
+    (when given) the board size. Raises `ShardError` with the offset and the reason."""
     if data[:8] != MAGIC:
         raise ShardError("not a shard (wrong magic)")
-    off, count, searched = 8, 0, 0
+    off, found = 8, []
     while off < len(data):
         if off + GAME_HEADER > len(data):
             raise ShardError(f"offset {off}: a game header cut short")
@@ -74,12 +74,18 @@ def positions(data: bytes, games: int | None = None, size: int | None = None) ->
         end = off + GAME_HEADER + plies * PLY_BYTES
         if end > len(data):
             raise ShardError(f"offset {off}: a game cut short")
-        count += 1
-        searched += plies - opening
+        found.append((outcome, opening, plies))
         off = end
-    if games is not None and count != games:
-        raise ShardError(f"{count} games, not {games}")
-    return searched
+    return found
+
+
+def positions(data: bytes, games_wanted: int | None = None, size: int | None = None) -> int:
+    """The searched positions of a shard's bytes, checked as `read_games` checks them and
+    (when given) for the number of games. Raises `ShardError` with the reason."""
+    found = read_games(data, size)
+    if games_wanted is not None and len(found) != games_wanted:
+        raise ShardError(f"{len(found)} games, not {games_wanted}")
+    return sum(plies - opening for _, opening, plies in found)
 
 
 @dataclass
@@ -95,19 +101,14 @@ class Tally:
     draws: int = 0
 
     def add(self, data: bytes) -> None:
-        """Adds one shard's bytes, checked as `positions` checks them (`ShardError`)."""
-        searched = positions(data)
-        off, won = 8, [0, 0, 0]
-        while off < len(data):
-            outcome, plies = data[off + 2], struct.unpack_from("<H", data, off + 4)[0]
-            won[outcome] += 1
-            off += GAME_HEADER + plies * PLY_BYTES
+        """Adds one shard's bytes, checked as `read_games` checks them (`ShardError`)."""
+        found = read_games(data)
         self.shards += 1
-        self.games += sum(won)
-        self.positions += searched
-        self.black += won[0]
-        self.white += won[1]
-        self.draws += won[2]
+        self.games += len(found)
+        self.positions += sum(plies - opening for _, opening, plies in found)
+        self.black += sum(1 for g in found if g[0] == 0)
+        self.white += sum(1 for g in found if g[0] == 1)
+        self.draws += sum(1 for g in found if g[0] == 2)
 
 
 def complete(path: str | os.PathLike, run: Run) -> bool:
