@@ -191,6 +191,11 @@ parameters! {
     /// is, as the class counts alone say. Measured: docs/experiments.md, leaves and threats
     /// inside the search.
     RENJU_REAL_THREES, renju_real_threes: u32 = 1;
+    /// 1: a narrowed quiet node ([`NARROW_SCORE`]) whose kept moves all lose searches the
+    /// rest of its candidates before it returns the loss; 0: it returns it. A loss over the
+    /// kept moves alone is no proof, and a false one reaches the root as a mate.
+    /// Measured: docs/experiments.md, pruning and reductions.
+    WIDEN_LOST_NODES, widen_lost_nodes: u32 = 1;
 }
 
 /// [`RFP_MARGIN`] with the classical evaluation, whose scores run about 3.6 times the net's

@@ -589,3 +589,27 @@ fn a_defence_analysis_names_the_moves_that_lose_to_a_threat() {
         assert!(wins, "after {p:?} black wins by VCF or VCT");
     }
 }
+
+/// A renju game against Rapfi 0.43 (2026-12-07, game 9 of the first 50 confirmation
+/// openings): after `13,9 14,9`, black's line of fours `12,8 13,7 12,10 12,11 11,11` is
+/// stopped by white's quiet `11,11` first, a move a narrowed quiet node leaves out. Counted
+/// over the kept moves alone, white's node lost to it, and black's search reported a mate
+/// from depth 11 on and stopped there (the solver finds no win for black; a search of the
+/// position scores about -0.6 of a win for black). The search reports no mate.
+#[test]
+fn a_loss_over_a_narrowed_nodes_moves_is_no_mate() {
+    let moves = wuzi::notation::parse_move_list(
+        "9,6 11,7 12,7 13,8 11,6 10,5 12,5 9,8 10,9 9,10 11,8 12,6 10,3 11,4 10,8 10,7 \
+         9,11 7,7 10,10 10,11 11,9 9,7 8,7 8,12 12,9 9,9 13,9 14,9",
+    )
+    .unwrap();
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    e.set_position(&moves).unwrap();
+    let o = e.think(Level::Depth(12), &Limits::default(), &mut |_| {});
+    assert!(
+        mate_distance(o.score).is_none(),
+        "a mate reported: score {} by {}",
+        o.score,
+        o.best
+    );
+}
