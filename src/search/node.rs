@@ -209,7 +209,7 @@ impl Searcher<'_> {
             };
             if list.is_empty() {
                 self.lists[ply] = Some(list);
-                return 0; // full board: a draw
+                return self.no_move_score(ply);
             }
             // Most nodes search a few moves: each is picked from the list when its turn
             // comes, instead of sorting the list first.
@@ -522,6 +522,29 @@ impl Searcher<'_> {
     pub(super) fn sync_net(&mut self) {
         if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
             acc.sync(net, &self.board);
+        }
+    }
+
+    /// The score of a node whose move generator gave nothing to search (an opponent five
+    /// it cannot stop is scored before). A full board is a draw. Renju black with empty
+    /// points left has lost: either every one is forbidden (a manager ends the game at
+    /// black's forbidden move), or black may not block white's open three, has no four of
+    /// its own, and white's straight four comes next (lost in four plies).
+    pub(super) fn no_move_score(&self, ply: usize) -> i32 {
+        let b = &self.board;
+        let me = b.to_move();
+        let cells = b.size() * b.size();
+        if me != Color::Black
+            || !b.rule().has_forbidden()
+            || b.stone_count() >= cells
+            || self.shared.params.renju_no_move_loss() == 0
+        {
+            return 0;
+        }
+        if b.count(!me, Threat::Flex4) > 0 {
+            -(WIN - (ply as i32 + 4))
+        } else {
+            -(WIN - (ply as i32 + 1))
         }
     }
 

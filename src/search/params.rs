@@ -196,6 +196,11 @@ parameters! {
     /// kept moves alone is no proof, and a false one reaches the root as a mate.
     /// Measured: docs/experiments.md, pruning and reductions.
     WIDEN_LOST_NODES, widen_lost_nodes: u32 = 1;
+    /// 1: a node of renju black's with no move to search while empty points are left is
+    /// lost (every point forbidden, or no allowed block of white's open three); 0: it is
+    /// scored as a full board's draw. Measured: docs/experiments.md, leaves and threats
+    /// inside the search.
+    RENJU_NO_MOVE_LOSS, renju_no_move_loss: u32 = 1;
 }
 
 /// [`RFP_MARGIN`] with the classical evaluation, whose scores run about 3.6 times the net's

@@ -613,3 +613,50 @@ fn a_loss_over_a_narrowed_nodes_moves_is_no_mate() {
         o.best
     );
 }
+
+/// A renju game against Rapfi 0.43 (2026-12-07, game 34 of confirmation openings 51 to
+/// 100) played to 221 stones: white to move with four empty points can leave black, at
+/// the last, only a point that makes an overline. A manager ends the game at black's
+/// forbidden move, so white wins; the search, which scored black's node with no allowed
+/// move as a full board's draw, saw no win there.
+#[test]
+fn renju_black_left_only_forbidden_points_has_lost() {
+    let moves = wuzi::notation::parse_move_list(
+        "11,4 11,5 8,3 8,5 10,5 9,5 10,4 10,3 7,6 8,7 9,7 7,5 5,5 6,6 \
+         5,7 9,4 8,8 8,4 9,3 10,6 11,7 6,2 7,3 6,4 6,5 5,6 5,4 5,3 \
+         4,2 4,3 3,3 4,4 7,1 2,4 3,4 6,9 2,6 5,9 4,5 3,6 4,9 5,10 \
+         7,8 6,8 6,10 5,11 5,12 3,11 4,10 4,11 2,11 9,9 8,9 9,10 7,10 6,11 \
+         7,11 8,6 7,7 11,10 2,3 3,5 10,10 7,12 9,12 12,11 8,11 9,14 8,13 11,11 \
+         11,12 10,11 13,11 9,13 3,12 12,9 12,10 13,6 10,9 10,7 13,8 9,6 11,8 12,4 \
+         13,3 12,3 12,5 0,1 4,7 3,7 10,12 8,12 10,1 7,2 12,1 1,10 1,9 9,1 \
+         11,3 9,2 8,2 6,0 13,12 12,12 11,14 10,13 6,3 2,12 0,5 12,6 11,6 4,6 \
+         1,3 4,0 3,8 5,0 3,0 7,0 8,0 3,2 13,10 13,9 2,8 4,8 0,6 10,8 \
+         13,1 11,1 3,10 1,12 0,7 0,8 4,14 5,13 6,14 2,7 13,2 13,0 3,9 1,7 \
+         14,0 12,2 13,4 13,5 11,13 3,14 14,9 12,7 2,13 4,1 14,4 9,11 5,14 13,13 \
+         8,14 7,14 10,0 0,3 14,3 2,9 0,10 14,5 5,8 14,1 12,14 7,13 13,14 14,12 \
+         10,14 14,14 5,2 4,13 9,0 1,11 12,8 0,2 0,12 2,1 1,1 14,10 1,2 1,4 \
+         0,14 8,1 7,4 6,1 14,7 11,2 11,0 12,0 3,1 10,2 1,8 5,1 0,4 3,13 \
+         6,13 0,11 1,13 2,10 14,11 14,6 13,7 1,5 0,9 2,5 1,6 2,14 12,13 14,2 \
+         2,0 14,13 2,2 6,12 0,0 0,13 1,0 4,12 9,8 1,14 14,8",
+    )
+    .unwrap();
+    assert_eq!(moves.len(), 221);
+    let mut e = Engine::new(15, Rule::Renju).unwrap();
+    e.set_position(&moves).unwrap();
+    let o = e.think(Level::Depth(6), &Limits::default(), &mut |_| {});
+    assert!(
+        mate_distance(o.score).is_some_and(|m| m > 0),
+        "white's win not seen: score {} by {}",
+        o.score,
+        o.best
+    );
+    // One move back, black to move: every move loses.
+    e.set_position(&moves[..220]).unwrap();
+    let o = e.think(Level::Depth(6), &Limits::default(), &mut |_| {});
+    assert!(
+        mate_distance(o.score).is_some_and(|m| m < 0),
+        "black's loss not seen: score {} by {}",
+        o.score,
+        o.best
+    );
+}
