@@ -253,10 +253,10 @@ impl Searcher<'_> {
         let mut deferred = [(Pos::NONE, 0usize, None::<u64>); MAX_DEFERRED];
         let (mut n_deferred, mut next_deferred) = (0, 0);
         // A narrowed quiet node whose kept moves all lose searches the rest of its list
-        // too: the one defence may be a quiet move the narrowing left out (a point of the
-        // opponent's line of fours that stops it early), and a loss over the kept moves
-        // alone is no proof; a false one reaches the root as a mate it stops on.
-        let mut widened = false;
+        // too, once (`n` is then the list's length): the one defence may be a quiet move
+        // the narrowing left out (a point of the opponent's line of fours that stops it
+        // early), and a loss over the kept moves alone is no proof; a false one reaches
+        // the root as a mate it stops on.
         let mut next = 0;
         loop {
             let i = next;
@@ -298,14 +298,12 @@ impl Searcher<'_> {
             } else if next_deferred < n_deferred {
                 next_deferred += 1;
                 deferred[next_deferred - 1]
-            } else if !widened
-                && generated
+            } else if generated
                 && best <= -MATE_BOUND
                 && n < list.len()
                 && self.shared.params.widen_lost_nodes() != 0
             {
                 // Past the kept moves, from the first one left out.
-                widened = true;
                 next = n;
                 n = list.len();
                 continue;
