@@ -3,6 +3,7 @@
 //! forced-move handling for fives, fours and open threes, and Lazy SMP threads.
 
 pub mod busy;
+mod decided;
 mod evalcache;
 mod lmr;
 mod node;
