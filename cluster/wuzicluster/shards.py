@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import struct
+from collections import Counter
 from dataclasses import dataclass
 
 MAGIC = b"WUZIDAT1"
@@ -79,13 +80,19 @@ def read_games(data: bytes, size: int | None = None) -> list[tuple[int, int, int
     return found
 
 
+def searched(games: list[tuple[int, int, int]]) -> int:
+    """The searched positions of games as `read_games` gives them: the plies after each
+    game's opening."""
+    return sum(plies - opening for _, opening, plies in games)
+
+
 def positions(data: bytes, games_wanted: int | None = None, size: int | None = None) -> int:
     """The searched positions of a shard's bytes, checked as `read_games` checks them and
     (when given) for the number of games. Raises `ShardError` with the reason."""
     found = read_games(data, size)
     if games_wanted is not None and len(found) != games_wanted:
         raise ShardError(f"{len(found)} games, not {games_wanted}")
-    return sum(plies - opening for _, opening, plies in found)
+    return searched(found)
 
 
 @dataclass
@@ -103,12 +110,13 @@ class Tally:
     def add(self, data: bytes) -> None:
         """Adds one shard's bytes, checked as `read_games` checks them (`ShardError`)."""
         found = read_games(data)
+        won = Counter(outcome for outcome, _, _ in found)
         self.shards += 1
         self.games += len(found)
-        self.positions += sum(plies - opening for _, opening, plies in found)
-        self.black += sum(1 for g in found if g[0] == 0)
-        self.white += sum(1 for g in found if g[0] == 1)
-        self.draws += sum(1 for g in found if g[0] == 2)
+        self.positions += searched(found)
+        self.black += won[0]
+        self.white += won[1]
+        self.draws += won[2]
 
 
 def complete(path: str | os.PathLike, run: Run) -> bool:
