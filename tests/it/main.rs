@@ -32,4 +32,5 @@ mod table_props;
 mod terminal;
 mod threats;
 mod web;
+mod web_limits;
 mod web_opening;
