@@ -121,9 +121,16 @@ parameters! {
     /// Measured: docs/experiments.md, pruning and reductions.
     LMR_SCALE, lmr_scale: i32 = 50;
     /// Below the root, quiet nodes search only moves whose ordering score reaches this (at
-    /// least [`MIN_NARROW_MOVES`] of them). Measured: docs/experiments.md, pruning and
+    /// least [`MIN_NARROW_MOVES`] of them), where the move ordering has the fitted weights
+    /// (freestyle and standard; else [`NARROW_SCORE_HAND`]). Measured: docs/experiments.md, pruning and
     /// reductions.
     NARROW_SCORE, narrow_score: i32 = 200;
+    /// [`NARROW_SCORE`] where the move ordering has the hand-set weights (renju and caro,
+    /// of whose games the fit had none, `eval::order::HAND_ATTACK`): their scores run far
+    /// lower (a blocked three about 50 where the fitted weights give it about 700), so the
+    /// fitted weights' threshold keeps little but threes and fours there.
+    /// Measured: docs/experiments.md, pruning and reductions.
+    NARROW_SCORE_HAND, narrow_score_hand: i32 = 100;
     /// With the learned evaluation, the ordering score of a move gains this many points per
     /// unit of the net's policy logit (the policy's log-odds of the move being the best),
     /// on top of the classical ordering weights (a quiet node's narrowing still counts by

@@ -86,7 +86,11 @@ impl Searcher<'_> {
             }
         }
         // Below the root, quiet nodes search only moves that make or stop something.
-        let narrow = self.shared.params.narrow_score();
+        let narrow = if crate::eval::fitted_for(self.board.rule()) {
+            self.shared.params.narrow_score()
+        } else {
+            self.shared.params.narrow_score_hand()
+        };
         let keep = if quiet_node {
             let n = list.iter_scores().filter(|&s| s >= narrow).count();
             n.max(MIN_NARROW_MOVES)
