@@ -122,8 +122,8 @@ parameters! {
     LMR_SCALE, lmr_scale: i32 = 50;
     /// Below the root, quiet nodes search only moves whose ordering score reaches this (at
     /// least [`MIN_NARROW_MOVES`] of them), where the move ordering has the fitted weights
-    /// (freestyle and standard; else [`NARROW_SCORE_HAND`]). Measured: docs/experiments.md, pruning and
-    /// reductions.
+    /// (freestyle and standard; else [`NARROW_SCORE_HAND`]). Measured: docs/experiments.md,
+    /// pruning and reductions.
     NARROW_SCORE, narrow_score: i32 = 200;
     /// [`NARROW_SCORE`] where the move ordering has the hand-set weights (renju and caro,
     /// of whose games the fit had none, `eval::order::HAND_ATTACK`): their scores run far
