@@ -124,6 +124,12 @@ impl Rule {
     pub fn has_forbidden(self) -> bool {
         matches!(self, Rule::Renju)
     }
+
+    /// Are `side`'s forbidden points in force under this rule (renju black)?
+    #[inline(always)]
+    pub fn forbids(self, side: Color) -> bool {
+        side == Color::Black && self.has_forbidden()
+    }
 }
 
 impl fmt::Display for Rule {

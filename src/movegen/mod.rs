@@ -29,7 +29,7 @@ pub fn generate(board: &mut Board, kind: GenKind, list: &mut MoveList) {
         list.push(Pos::new(c, c));
         return;
     }
-    let check_forbid = side == Color::Black && board.rule().has_forbidden();
+    let check_forbid = board.rule().forbids(side);
     if kind == GenKind::Candidates {
         // Nearness first: one byte read rejects most far cells before anything else.
         for &p in board.cells() {
@@ -64,7 +64,7 @@ pub fn candidates_by_row(board: &mut Board, list: &mut MoveList) {
         list.push(Pos::new(c, c));
         return;
     }
-    let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    let check_forbid = board.rule().forbids(board.to_move());
     for y in 0..board.size() {
         let mut m = board.candidate_row(y);
         while m != 0 {
@@ -113,7 +113,7 @@ pub fn legal_in_square(board: &mut Board, lo: usize, hi: usize, list: &mut MoveL
 
 /// Must the side to move keep off forbidden points (black under renju)?
 fn forbid_applies(board: &Board) -> bool {
-    board.to_move() == Color::Black && board.rule().has_forbidden()
+    board.rule().forbids(board.to_move())
 }
 
 /// May the side to move play `p`: empty, and not forbidden where `check_forbid` says so.
@@ -132,7 +132,7 @@ pub fn five_defences(board: &mut Board, list: &mut MoveList) {
         caro_five_defences(board, opp, list);
         return;
     }
-    let check_forbid = board.to_move() == Color::Black && board.rule().has_forbidden();
+    let check_forbid = board.rule().forbids(board.to_move());
     let legal = |b: &mut Board, p: Pos| !(check_forbid && b.is_forbidden(p));
     // A single five point is found without scanning the board (the search's case).
     if board.count(opp, Threat::Five) == 1 {
@@ -238,7 +238,7 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
     list.clear();
     let me = board.to_move();
     let opp = !me;
-    let check_forbid = me == Color::Black && board.rule().has_forbidden();
+    let check_forbid = board.rule().forbids(me);
     push_fours(board, list);
     // The opponent's straight-four points, and along each of their four lines the points
     // that block it.
@@ -275,7 +275,7 @@ pub fn three_defences(board: &mut Board, list: &mut MoveList) {
 /// when the scan can stop.
 fn push_fours(board: &mut Board, list: &mut MoveList) {
     let me = board.to_move();
-    let check_forbid = me == Color::Black && board.rule().has_forbidden();
+    let check_forbid = board.rule().forbids(me);
     let mut fours = board.count_at_least(me, Threat::Block4);
     let mut cells = board.cells().iter();
     while fours > 0 {

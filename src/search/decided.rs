@@ -32,8 +32,7 @@ impl Searcher<'_> {
         let b = &self.board;
         let me = b.to_move();
         let cells = b.size() * b.size();
-        if me != Color::Black
-            || !b.rule().has_forbidden()
+        if !b.rule().forbids(me)
             || b.stone_count() >= cells
             || self.shared.params.renju_no_move_loss() == 0
         {
@@ -55,7 +54,7 @@ impl Searcher<'_> {
 /// may need a forbidden straight four) nor under caro (a blocked five does not win).
 pub(super) fn wins_in_five(b: &Board, me: Color) -> bool {
     let rule = b.rule();
-    if rule.is_caro() || (me == Color::Black && rule.has_forbidden()) {
+    if rule.is_caro() || rule.forbids(me) {
         return false;
     }
     (b.count(me, Threat::Block4Flex3) > 0 || b.count(me, Threat::Flex3x2) > 0)

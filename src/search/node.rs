@@ -43,7 +43,7 @@ impl Searcher<'_> {
         }
         // 2. Our straight four (or double four) with no opponent four to answer: a win in 3.
         if opp_fives == 0 && facts.flex4 {
-            let renju_black = me == Color::Black && self.board.rule().has_forbidden();
+            let renju_black = self.board.rule().forbids(me);
             if !renju_black || {
                 self.materialize(&mut pending, ply);
                 legal_flex4(&mut self.board, Color::Black).is_some()
@@ -197,9 +197,7 @@ impl Searcher<'_> {
             && !defending
             && self.board.is_empty(tt_move)
             && self.board.is_near(tt_move)
-            && !(me == Color::Black
-                && self.board.rule().has_forbidden()
-                && self.board.is_forbidden(tt_move));
+            && !(self.board.rule().forbids(me) && self.board.is_forbidden(tt_move));
         let mut generated = false;
         // The kept moves: the first `n` of the order (a kept set's first moves are the
         // list's first moves, so the list need not be cut to it); unknown until generated.

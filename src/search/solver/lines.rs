@@ -71,7 +71,7 @@ pub(super) fn two_fives_line(
     line: &mut Vec<Pos>,
     forbidden: impl Fn(&mut Board, Pos) -> bool,
 ) {
-    let check = b.to_move() == Color::Black && b.rule().has_forbidden();
+    let check = b.rule().forbids(b.to_move());
     let (reply, five) = if !(check && forbidden(b, q1)) {
         (q1, q2)
     } else if !(check && forbidden(b, q2)) {
@@ -89,7 +89,7 @@ pub(super) fn two_fives_line(
 pub(super) fn unstoppable_line(b: &mut Board, line: &mut Vec<Pos>) {
     let d = b.to_move();
     let a = !d;
-    let check = d == Color::Black && b.rule().has_forbidden();
+    let check = b.rule().forbids(d);
     let cells = b.cells();
     let reply = cells
         .iter()

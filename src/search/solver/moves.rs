@@ -52,7 +52,7 @@ pub(super) fn lean_four_moves<const N: usize>(
     });
     let scored = &mut scored[..n];
     scored.sort_unstable_by_key(ScoredMove::order_key);
-    let forbid = a == Color::Black && b.rule().has_forbidden();
+    let forbid = b.rule().forbids(a);
     let mut k = 0;
     for m in scored.iter() {
         if forbid && b.lean_is_forbidden(m.pos) {

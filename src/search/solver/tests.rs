@@ -32,7 +32,7 @@ fn assert_line_ends_in_five(b: &mut Board, line: &[Pos]) {
         } else {
             assert!(b.is_empty(p), "{p:?} is empty");
             assert!(
-                !(b.to_move() == Color::Black && b.rule().has_forbidden() && b.is_forbidden(p)),
+                !(b.rule().forbids(b.to_move()) && b.is_forbidden(p)),
                 "{p:?} is legal"
             );
             b.make(p);
