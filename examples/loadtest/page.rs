@@ -8,6 +8,18 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The strings of a JSON array (none where it is not an array; its other elements
+/// skipped): a state's moves or forbidden points, checked by the caller.
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// SplitMix64: the pages' draws.
 struct Rng(u64);
 
@@ -196,14 +208,7 @@ impl Page {
 
     /// Takes in a state: the server's moves must be the page's.
     fn take(&mut self, what: &str, state: &Value) {
-        let moves: Vec<String> = state["moves"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|m| m.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let moves = strings(&state["moves"]);
         if moves != self.moves {
             self.tally.fail(
                 self.index,
@@ -214,14 +219,7 @@ impl Page {
             );
             self.moves = moves;
         }
-        self.forbidden = state["forbidden"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|m| m.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        self.forbidden = strings(&state["forbidden"]);
         self.over = state["status"].as_str() != Some("ongoing");
     }
 
