@@ -301,10 +301,7 @@ impl Prompt {
     /// Black's forbidden points when black is to move in a renju game that goes on.
     fn forbidden_shown(&mut self) -> Vec<Pos> {
         let b = self.engine.board();
-        if b.rule().has_forbidden()
-            && b.to_move() == Color::Black
-            && self.engine.status() == GameStatus::Ongoing
-        {
+        if b.rule().forbids(b.to_move()) && self.engine.status() == GameStatus::Ongoing {
             self.engine.forbidden_points()
         } else {
             Vec::new()

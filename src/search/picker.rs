@@ -137,10 +137,7 @@ pub(super) fn must_answer_three(b: &mut Board, real: bool) -> bool {
     let opp = !me;
     b.count(opp, Threat::Flex4) > 0
         && b.count(me, Threat::Flex4) == 0
-        && (opp == Color::White
-            || !b.rule().has_forbidden()
-            || !real
-            || legal_flex4(b, Color::Black).is_some())
+        && (!b.rule().forbids(opp) || !real || legal_flex4(b, Color::Black).is_some())
 }
 
 /// Does the side to move, below the root, answer an opponent's four-three point with the
